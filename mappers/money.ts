@@ -1,0 +1,107 @@
+// Money as integer cents from the moment it is read. No float ever holds an amount.
+
+declare const centsBrand: unique symbol;
+/** An amount in cents (hundredths of a balboa / dollar). Always a safe integer. */
+export type Cents = number & { readonly [centsBrand]: true };
+
+export function cents(n: number): Cents {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`not a whole number of cents: ${n}`);
+  return n as Cents;
+}
+
+const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
+
+/**
+ * Parse a decimal string ("12.5", "199.00", "-3.10") into cents. Returns undefined when the text
+ * is not a decimal number or carries a fraction of a cent (Shopify's shop money never does).
+ */
+export function parseCents(text: string): Cents | undefined {
+  const m = DECIMAL.exec(text.trim());
+  if (!m) return undefined;
+  const [, sign, whole, frac = ''] = m;
+  if (frac.length > 2 && !/^0*$/.test(frac.slice(2))) return undefined;
+  const value = Number(whole) * 100 + Number(frac.slice(0, 2).padEnd(2, '0'));
+  if (!Number.isSafeInteger(value)) return undefined;
+  return cents(sign ? -value : value);
+}
+
+/** "1234" cents → "12.34"; the gateway's two-decimal format. */
+export function formatCents(value: number): string {
+  const sign = value < 0 ? '-' : '';
+  const abs = Math.abs(value);
+  const whole = Math.trunc(abs / 100);
+  const frac = abs % 100;
+  return `${sign}${whole}.${frac.toString().padStart(2, '0')}`;
+}
+
+/** An exact rational number, e.g. a tax rate 7/100. Denominator always positive. */
+export interface Fraction {
+  readonly num: number;
+  readonly den: number;
+}
+
+/**
+ * Exact fraction from a JSON number or decimal string as Shopify writes rates (0.07, 0.025).
+ * Reads the decimal digits, never the binary float value.
+ */
+export function parseFraction(value: number | string): Fraction | undefined {
+  const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
+  const m = DECIMAL.exec(text);
+  if (!m) return undefined;
+  const [, sign, whole, frac = ''] = m;
+  const den = 10 ** frac.length;
+  const num = Number(whole) * den + (frac === '' ? 0 : Number(frac));
+  if (!Number.isSafeInteger(num) || !Number.isSafeInteger(den)) return undefined;
+  return reduce(sign ? -num : num, den);
+}
+
+function numberToPlainString(n: number): string {
+  // Number#toString gives the shortest round-tripping decimal (0.07 → "0.07"); expand exponents.
+  const s = n.toString();
+  if (!/e/i.test(s)) return s;
+  return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+function gcd(a: number, b: number): number {
+  a = Math.abs(a);
+  b = Math.abs(b);
+  while (b) [a, b] = [b, a % b];
+  return a || 1;
+}
+
+export function reduce(num: number, den: number): Fraction {
+  if (den === 0) throw new RangeError('zero denominator');
+  const g = gcd(num, den);
+  const s = den < 0 ? -1 : 1;
+  return { num: (s * num) / g, den: (s * den) / g };
+}
+
+export function addFractions(a: Fraction, b: Fraction): Fraction {
+  return reduce(a.num * b.den + b.num * a.den, a.den * b.den);
+}
+
+export function fractionEquals(a: Fraction, b: Fraction): boolean {
+  return a.num * b.den === b.num * a.den;
+}
+
+/** round(num / den) with halves away from zero, in integers only. */
+export function divRoundHalfUp(num: number, den: number): number {
+  if (den <= 0) throw new RangeError('denominator must be positive');
+  const q = Math.trunc(num / den);
+  const r = num - q * den;
+  if (2 * Math.abs(r) >= den) return q + Math.sign(num);
+  return q;
+}
+
+/** amount × fraction, rounded half away from zero to whole cents. */
+export function multiplyCents(amount: Cents, f: Fraction): Cents {
+  const product = amount * f.num;
+  if (!Number.isSafeInteger(product)) throw new RangeError('amount too large to multiply exactly');
+  return cents(divRoundHalfUp(product, f.den));
+}
+
+export function sumCents(values: Iterable<number>): Cents {
+  let total = 0;
+  for (const v of values) total += v;
+  return cents(total);
+}

@@ -1,0 +1,180 @@
+// The one place that reads the environment. Everything else receives a typed `AppConfig`.
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
+
+/** Every variable the app reads, with its default. The README's configuration table mirrors this. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  BIND_ADDRESS: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  SHOPIFY_API_KEY: z.string().min(1).optional(),
+  SHOPIFY_API_SECRET: z.string().min(1).optional(),
+  SHOPIFY_APP_URL: httpUrl.optional(),
+  SHOPIFY_SCOPES: z.string().min(1).default('read_orders,write_orders'),
+  SHOPIFY_ADMIN_API_ORIGIN: httpUrl.optional(),
+
+  GATEWAY_BASE_URL: httpUrl.optional(),
+  GATEWAY_AUTH_TOKEN: z.string().min(1).optional(),
+  GATEWAY_AUTH_SCHEME: z.enum(['bearer', 'bare']).default('bearer'),
+  GATEWAY_TIMEOUT_MS: positiveInt.default(30_000),
+
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64')
+    .optional(),
+
+  WEBHOOK_BODY_LIMIT_BYTES: positiveInt.default(2 * 1024 * 1024),
+  WORKER_ENABLED: boolish.default(true),
+  WORKER_CONCURRENCY: positiveInt.default(8),
+  WORKER_SHOP_CONCURRENCY: positiveInt.default(4),
+  WORKER_POLL_MS: positiveInt.default(250),
+  WORKER_LEASE_MS: positiveInt.default(120_000),
+  WORKER_MAX_ATTEMPTS: positiveInt.default(8),
+  WORKER_RETRY_BASE_MS: positiveInt.default(2_000),
+  WORKER_RETRY_MAX_MS: positiveInt.default(15 * 60_000),
+  RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
+  RECONCILE_WINDOW_HOURS: positiveInt.default(48),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  nodeEnv: Env['NODE_ENV'];
+  /** No Shopify or gateway configuration: run the in-process simulators and a demo shop. */
+  demo: boolean;
+  port: number;
+  bindAddress: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  shopify: {
+    apiKey: string;
+    apiSecret: string;
+    appUrl: string;
+    scopes: string[];
+    adminApiOrigin: string | undefined;
+  } | undefined;
+  gateway: {
+    baseUrl: string;
+    authToken: string;
+    authScheme: 'bearer' | 'bare';
+    timeoutMs: number;
+  } | undefined;
+  gatewayTimeoutMs: number;
+  encryptionKey: Buffer | undefined;
+  webhookBodyLimitBytes: number;
+  worker: {
+    enabled: boolean;
+    concurrency: number;
+    shopConcurrency: number;
+    pollMs: number;
+    leaseMs: number;
+    maxAttempts: number;
+    retryBaseMs: number;
+    retryMaxMs: number;
+  };
+  reconcile: { intervalMinutes: number; windowHours: number };
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+const SHOPIFY_VARS = ['SHOPIFY_API_KEY', 'SHOPIFY_API_SECRET', 'SHOPIFY_APP_URL'] as const;
+const GATEWAY_VARS = ['GATEWAY_BASE_URL', 'GATEWAY_AUTH_TOKEN'] as const;
+
+/** Parse and check the environment. Throws a ConfigError with one line per problem; never echoes a value. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  // An empty variable means "not set", as it does for most tools.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+
+  const shopifySet = SHOPIFY_VARS.filter((k) => env[k] !== undefined);
+  const gatewaySet = GATEWAY_VARS.filter((k) => env[k] !== undefined);
+  const demo = shopifySet.length === 0 && gatewaySet.length === 0;
+  if (!demo) {
+    for (const k of SHOPIFY_VARS) if (env[k] === undefined) problems.push(`${k}: required once any Shopify or gateway setting is given`);
+    for (const k of GATEWAY_VARS) if (env[k] === undefined) problems.push(`${k}: required once any Shopify or gateway setting is given`);
+  }
+  if (env.NODE_ENV === 'production') {
+    if (demo) problems.push('NODE_ENV=production needs the Shopify and gateway settings (the demo never runs in production)');
+    if (env.ENCRYPTION_KEY === undefined) problems.push('ENCRYPTION_KEY: required in production');
+    if (env.SHOPIFY_ADMIN_API_ORIGIN !== undefined) problems.push('SHOPIFY_ADMIN_API_ORIGIN: not allowed in production (it points Admin API calls away from Shopify)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const key = env.ENCRYPTION_KEY;
+  return {
+    nodeEnv: env.NODE_ENV,
+    demo,
+    port: env.PORT,
+    bindAddress: env.BIND_ADDRESS,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    logLevel: env.LOG_LEVEL,
+    shopify: demo
+      ? undefined
+      : {
+          apiKey: env.SHOPIFY_API_KEY!,
+          apiSecret: env.SHOPIFY_API_SECRET!,
+          appUrl: env.SHOPIFY_APP_URL!,
+          scopes: env.SHOPIFY_SCOPES.split(',').map((s) => s.trim()).filter(Boolean),
+          adminApiOrigin: env.SHOPIFY_ADMIN_API_ORIGIN,
+        },
+    gateway: demo
+      ? undefined
+      : {
+          baseUrl: env.GATEWAY_BASE_URL!,
+          authToken: env.GATEWAY_AUTH_TOKEN!,
+          authScheme: env.GATEWAY_AUTH_SCHEME,
+          timeoutMs: env.GATEWAY_TIMEOUT_MS,
+        },
+    gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
+    encryptionKey: key === undefined ? undefined : Buffer.from(key, key.length === 64 ? 'hex' : 'base64'),
+    webhookBodyLimitBytes: env.WEBHOOK_BODY_LIMIT_BYTES,
+    worker: {
+      enabled: env.WORKER_ENABLED,
+      concurrency: env.WORKER_CONCURRENCY,
+      shopConcurrency: env.WORKER_SHOP_CONCURRENCY,
+      pollMs: env.WORKER_POLL_MS,
+      leaseMs: env.WORKER_LEASE_MS,
+      maxAttempts: env.WORKER_MAX_ATTEMPTS,
+      retryBaseMs: env.WORKER_RETRY_BASE_MS,
+      retryMaxMs: env.WORKER_RETRY_MAX_MS,
+    },
+    reconcile: { intervalMinutes: env.RECONCILE_INTERVAL_MINUTES, windowHours: env.RECONCILE_WINDOW_HOURS },
+  };
+}
+
+/** Test databases: the only other environment input, read here so the rule "one module reads env" holds. */
+export function testDatabaseUrl(source: Record<string, string | undefined> = process.env): string | undefined {
+  const url = source.TEST_DATABASE_URL;
+  return url === undefined || url === '' ? undefined : url;
+}

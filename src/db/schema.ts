@@ -1,0 +1,219 @@
+// One schema, PostgreSQL dialect, for PGlite and PostgreSQL alike. Migrations: `npm run db:generate`.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    shop: text('shop').notNull(),
+    state: text('state').notNull(),
+    isOnline: boolean('is_online').notNull().default(false),
+    scope: text('scope'),
+    expires: tstz('expires'),
+    accessTokenEnc: text('access_token_enc').notNull(),
+    refreshTokenEnc: text('refresh_token_enc'),
+    refreshTokenExpires: tstz('refresh_token_expires'),
+    userId: bigint('user_id', { mode: 'number' }),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    email: text('email'),
+    accountOwner: boolean('account_owner'),
+    locale: text('locale'),
+    collaborator: boolean('collaborator'),
+    emailVerified: boolean('email_verified'),
+  },
+  (t) => [index('sessions_shop_idx').on(t.shop)],
+);
+
+/** One row per shop: settings (validated as a whole), encrypted gateway credentials, state. */
+export const shops = pgTable('shops', {
+  shop: text('shop').primaryKey(),
+  settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
+  credentialsEnc: text('credentials_enc'),
+  enabled: boolean('enabled').notNull().default(false),
+  installed: boolean('installed').notNull().default(true),
+  /** Set when the gateway refuses the shop's credentials (101): its queue waits for a settings change. */
+  pausedReason: text('paused_reason'),
+  settingsVersion: integer('settings_version').notNull().default(0),
+  installedAt: tstz('installed_at').notNull().defaultNow(),
+  uninstalledAt: tstz('uninstalled_at'),
+  updatedAt: tstz('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * The invoice row is the job. `state` is the step to do next:
+ * queued → (send) → authorized → (PDF) → pdf_stored → (write-back) → completed;
+ * needs_attention and failed wait for a person.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    shop: text('shop').notNull(),
+    orderGid: text('order_gid').notNull(),
+    orderName: text('order_name').notNull(),
+    documentType: text('document_type').notNull().default('01'),
+    state: text('state').notNull().default('queued'),
+    totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    test: boolean('test').notNull().default(false),
+    orderSnapshot: jsonb('order_snapshot').notNull(),
+    snapshotRedacted: boolean('snapshot_redacted').notNull().default(false),
+
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: tstz('lease_until'),
+
+    environment: text('environment'),
+    branchCode: text('branch_code'),
+    billingPoint: text('billing_point'),
+    fiscalNumber: bigint('fiscal_number', { mode: 'number' }),
+    /** True once a SendDocument for this number may have reached the gateway (a 102 then means "ours?"). */
+    sendMayHaveReached: boolean('send_may_have_reached').notNull().default(false),
+    document: jsonb('document'),
+
+    cufe: text('cufe'),
+    qr: text('qr'),
+    protocol: text('protocol'),
+    receptionDateDgi: text('reception_date_dgi'),
+    authorizedAt: tstz('authorized_at'),
+    writtenBackAt: tstz('written_back_at'),
+
+    /** Closed set: see src/invoices/invoice-errors.ts. */
+    lastErrorKind: text('last_error_kind'),
+    lastErrorCode: text('last_error_code'),
+    /** Plain words for the merchant: what went wrong and what to do. */
+    lastErrorMessage: text('last_error_message'),
+    problems: jsonb('problems'),
+    notice: text('notice'),
+
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('invoices_shop_order_doc_uq').on(t.shop, t.orderGid, t.documentType),
+    index('invoices_due_idx').on(t.state, t.nextAttemptAt),
+    index('invoices_shop_created_idx').on(t.shop, t.createdAt),
+    index('invoices_shop_state_idx').on(t.shop, t.state),
+    uniqueIndex('invoices_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.documentType, t.fiscalNumber),
+  ],
+);
+
+export const invoicePdfs = pgTable('invoice_pdfs', {
+  invoiceId: uuid('invoice_id')
+    .primaryKey()
+    .references(() => invoices.id, { onDelete: 'cascade' }),
+  /** ≥128 random bits, base64url: the PDF link's only credential. */
+  token: text('token').notNull().unique(),
+  sha256: text('sha256').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+});
+
+/** Next fiscal number per shop, branch, billing point and document type. Reserved under a row lock. */
+export const fiscalSequences = pgTable(
+  'fiscal_sequences',
+  {
+    shop: text('shop').notNull(),
+    branchCode: text('branch_code').notNull(),
+    billingPoint: text('billing_point').notNull(),
+    documentType: text('document_type').notNull(),
+    nextNumber: bigint('next_number', { mode: 'number' }).notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.shop, t.branchCode, t.billingPoint, t.documentType] })],
+);
+
+/** Numbers passed over, each with its reason (used outside the app, …). */
+export const fiscalSkips = pgTable('fiscal_skips', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  shop: text('shop').notNull(),
+  branchCode: text('branch_code').notNull(),
+  billingPoint: text('billing_point').notNull(),
+  documentType: text('document_type').notNull(),
+  number: bigint('number', { mode: 'number' }).notNull(),
+  reason: text('reason').notNull(),
+  invoiceId: uuid('invoice_id'),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+});
+
+/** Every webhook delivery we accepted or refused with 200: audit trail and duplicate count. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    webhookId: text('webhook_id').notNull(),
+    eventId: text('event_id'),
+    topic: text('topic').notNull(),
+    shop: text('shop').notNull(),
+    orderGid: text('order_gid'),
+    triggeredAt: text('triggered_at'),
+    outcome: text('outcome').notNull(),
+    receivedAt: tstz('received_at').notNull().defaultNow(),
+  },
+  (t) => [index('webhook_deliveries_shop_idx').on(t.shop, t.receivedAt)],
+);
+
+/** One row per gateway call, secrets removed. */
+export const gatewayCalls = pgTable(
+  'gateway_calls',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    invoiceId: uuid('invoice_id'),
+    shop: text('shop').notNull(),
+    operation: text('operation').notNull(),
+    outcome: text('outcome').notNull(),
+    code: text('code'),
+    message: text('message'),
+    durationMs: integer('duration_ms').notNull(),
+    request: jsonb('request'),
+    response: jsonb('response'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('gateway_calls_invoice_idx').on(t.invoiceId, t.createdAt)],
+);
+
+/** Privacy requests (customers/data_request, customers/redact, shop/redact) and what we did. */
+export const complianceRequests = pgTable('compliance_requests', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  topic: text('topic').notNull(),
+  shop: text('shop').notNull(),
+  payload: jsonb('payload').notNull(),
+  result: jsonb('result'),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+});
+
+export const schema = {
+  sessions,
+  shops,
+  invoices,
+  invoicePdfs,
+  fiscalSequences,
+  fiscalSkips,
+  webhookDeliveries,
+  gatewayCalls,
+  complianceRequests,
+};
