@@ -57,7 +57,8 @@ CREATE TABLE "invoices" (
 	"order_gid" text NOT NULL,
 	"order_name" text NOT NULL,
 	"document_type" text DEFAULT '01' NOT NULL,
-	"state" text DEFAULT 'queued' NOT NULL,
+	"step" text DEFAULT 'send' NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
 	"total_cents" bigint NOT NULL,
 	"currency" text NOT NULL,
 	"test" boolean DEFAULT false NOT NULL,
@@ -73,6 +74,7 @@ CREATE TABLE "invoices" (
 	"fiscal_number" bigint,
 	"send_may_have_reached" boolean DEFAULT false NOT NULL,
 	"document" jsonb,
+	"document_hash" text,
 	"cufe" text,
 	"qr" text,
 	"protocol" text,
@@ -136,9 +138,9 @@ CREATE TABLE "webhook_deliveries" (
 ALTER TABLE "invoice_pdfs" ADD CONSTRAINT "invoice_pdfs_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "gateway_calls_invoice_idx" ON "gateway_calls" USING btree ("invoice_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "invoices_shop_order_doc_uq" ON "invoices" USING btree ("shop","order_gid","document_type");--> statement-breakpoint
-CREATE INDEX "invoices_due_idx" ON "invoices" USING btree ("state","next_attempt_at");--> statement-breakpoint
+CREATE INDEX "invoices_due_idx" ON "invoices" USING btree ("status","next_attempt_at");--> statement-breakpoint
 CREATE INDEX "invoices_shop_created_idx" ON "invoices" USING btree ("shop","created_at");--> statement-breakpoint
-CREATE INDEX "invoices_shop_state_idx" ON "invoices" USING btree ("shop","state");--> statement-breakpoint
+CREATE INDEX "invoices_shop_status_idx" ON "invoices" USING btree ("shop","status");--> statement-breakpoint
 CREATE UNIQUE INDEX "invoices_fiscal_number_uq" ON "invoices" USING btree ("shop","branch_code","billing_point","document_type","fiscal_number");--> statement-breakpoint
 CREATE INDEX "sessions_shop_idx" ON "sessions" USING btree ("shop");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_shop_idx" ON "webhook_deliveries" USING btree ("shop","received_at");

@@ -105,3 +105,30 @@ export function sumCents(values: Iterable<number>): Cents {
   for (const v of values) total += v;
   return cents(total);
 }
+
+/**
+ * A fraction as plain decimal text ("0.085", "0.07", "0"), for fractions whose denominator divides
+ * a power of ten (every rate Shopify writes). Undefined otherwise (e.g. 1/3).
+ */
+export function formatFraction(f: Fraction): string | undefined {
+  let scale = 1;
+  let digits = 0;
+  while (scale % f.den !== 0) {
+    scale *= 10;
+    digits++;
+    if (digits > 15) return undefined;
+  }
+  const scaled = Math.abs(f.num) * (scale / f.den);
+  if (!Number.isSafeInteger(scaled)) return undefined;
+  const text = scaled.toString().padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  const frac = text.slice(text.length - digits).replace(/0+$/, '');
+  return `${f.num < 0 ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+}
+
+/** Largest integer ≤ num / den (den > 0), in integers only. */
+export function divFloor(num: number, den: number): number {
+  if (den <= 0) throw new RangeError('denominator must be positive');
+  const q = Math.trunc(num / den);
+  return num - q * den < 0 ? q - 1 : q;
+}

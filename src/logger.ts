@@ -20,10 +20,21 @@ export const SECRET_KEYS = [
   'credentials',
 ];
 
+/**
+ * Errors are logged by name and first line only: database errors carry the query's parameters
+ * (order snapshots with customers' data) after the first line.
+ */
+function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message.split('\n')[0]}` : undefined;
+  return { type: error.name, message: error.message.split('\n')[0]?.slice(0, 500), ...(cause ? { cause } : {}) };
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
+      serializers: { err: serializeError },
       redact: {
         paths: SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]),
         censor: '[redacted]',

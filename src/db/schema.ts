@@ -64,9 +64,9 @@ export const shops = pgTable('shops', {
 });
 
 /**
- * The invoice row is the job. `state` is the step to do next:
- * queued → (send) → authorized → (PDF) → pdf_stored → (write-back) → completed;
- * needs_attention and failed wait for a person.
+ * The invoice row is the job. `step` is what to do next (send → pdf → writeback → done); `status` says
+ * whether the worker may do it (pending), or a person must look first (needs_attention, failed).
+ * A step that succeeded is never repeated: its results are on the row before the step advances.
  */
 export const invoices = pgTable(
   'invoices',
@@ -76,13 +76,15 @@ export const invoices = pgTable(
     orderGid: text('order_gid').notNull(),
     orderName: text('order_name').notNull(),
     documentType: text('document_type').notNull().default('01'),
-    state: text('state').notNull().default('queued'),
+    step: text('step').notNull().default('send'),
+    status: text('status').notNull().default('pending'),
     totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     test: boolean('test').notNull().default(false),
     orderSnapshot: jsonb('order_snapshot').notNull(),
     snapshotRedacted: boolean('snapshot_redacted').notNull().default(false),
 
+    /** Attempts at the current step; reset when the step advances or a person retries. */
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
     leaseOwner: text('lease_owner'),
@@ -92,9 +94,11 @@ export const invoices = pgTable(
     branchCode: text('branch_code'),
     billingPoint: text('billing_point'),
     fiscalNumber: bigint('fiscal_number', { mode: 'number' }),
-    /** True once a SendDocument for this number may have reached the gateway (a 102 then means "ours?"). */
+    /** True once a SendDocument with this number may have reached the gateway: a 102 then means "maybe ours". */
     sendMayHaveReached: boolean('send_may_have_reached').notNull().default(false),
     document: jsonb('document'),
+    /** Hash of the document without its broadcast time: tells a repeated 201 for the same document. */
+    documentHash: text('document_hash'),
 
     cufe: text('cufe'),
     qr: text('qr'),
@@ -116,9 +120,9 @@ export const invoices = pgTable(
   },
   (t) => [
     uniqueIndex('invoices_shop_order_doc_uq').on(t.shop, t.orderGid, t.documentType),
-    index('invoices_due_idx').on(t.state, t.nextAttemptAt),
+    index('invoices_due_idx').on(t.status, t.nextAttemptAt),
     index('invoices_shop_created_idx').on(t.shop, t.createdAt),
-    index('invoices_shop_state_idx').on(t.shop, t.state),
+    index('invoices_shop_status_idx').on(t.shop, t.status),
     uniqueIndex('invoices_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.documentType, t.fiscalNumber),
   ],
 );

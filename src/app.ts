@@ -1,0 +1,127 @@
+// Assembles the app from its configuration: database, Shopify library, worker, HTTP routes.
+// main.ts runs it; tests start it in-process on port 0 with their own configuration.
+import '@shopify/shopify-api/adapters/node';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiVersion, LogSeverity, type Shopify, shopifyApi } from '@shopify/shopify-api';
+import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
+import express from 'express';
+import { ordersPaidWebhook } from '../webhooks/orders-paid.ts';
+import type { AppConfig } from './config/env.ts';
+import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
+import { createHttpApp } from './http/http-app.ts';
+import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
+import { InvoiceWorker, type GatewaySettings } from './invoices/invoice-worker.ts';
+import type { Logger } from './logger.ts';
+import { createShopifyAdmin, type ShopifyAdmin } from './shopify/admin-client.ts';
+import { rewritingFetch } from './shopify/admin-api-origin.ts';
+import { createOfflineSessions } from './shopify/offline-sessions.ts';
+import { EncryptedSessionStorage } from './shopify/session-storage.ts';
+import { createSecretBox, type SecretBox } from './shops/secret-box.ts';
+import { ShopRepository } from './shops/shop-repository.ts';
+
+export const SHOPIFY_API_VERSION = ApiVersion.October26;
+
+export interface AppParts {
+  config: AppConfig;
+  logger: Logger;
+  database: Database;
+  box: SecretBox;
+  shopify: Shopify;
+  shops: ShopRepository;
+  sessions: EncryptedSessionStorage;
+  admin: ShopifyAdmin;
+  worker: InvoiceWorker;
+  server: http.Server;
+  /** Where the app listens, e.g. http://127.0.0.1:3000. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: AppConfig;
+  logger: Logger;
+  encryptionKey: Buffer;
+  /** Shopify app credentials and public URL (the demo passes its own). */
+  shopify: { apiKey: string; apiSecret: string; appUrl: string; scopes: string[]; adminApiOrigin: string | undefined };
+  gateway: GatewaySettings;
+  /** An already open database (tests share one); otherwise opened from the configuration. */
+  database?: Database;
+}
+
+export async function startApp(o: StartOptions): Promise<AppParts> {
+  const { config, logger } = o;
+  const database = o.database ?? (await openDatabase(databaseTargetFor(config)));
+  const box = createSecretBox(o.encryptionKey);
+  const appUrl = new URL(o.shopify.appUrl);
+
+  if (o.shopify.adminApiOrigin) {
+    // Development and tests only (the configuration refuses it in production).
+    setAbstractFetchFunc(rewritingFetch(o.shopify.adminApiOrigin, globalThis.fetch));
+    logger.warn({ origin: o.shopify.adminApiOrigin }, 'Shopify Admin API calls go to a simulator');
+  }
+  const shopify = shopifyApi({
+    apiKey: o.shopify.apiKey,
+    apiSecretKey: o.shopify.apiSecret,
+    hostName: appUrl.host,
+    hostScheme: appUrl.protocol === 'http:' ? 'http' : 'https',
+    apiVersion: SHOPIFY_API_VERSION,
+    isEmbeddedApp: true,
+    scopes: o.shopify.scopes,
+    logger: { level: LogSeverity.Error, log: async (_severity, message) => logger.error({ source: 'shopify-api' }, message) },
+  });
+
+  const shops = new ShopRepository(database.db, box);
+  const sessions = new EncryptedSessionStorage(database.db, box);
+  const admin = createShopifyAdmin({ shopify, sessions: createOfflineSessions({ shopify, db: database.db, storage: sessions }), logger });
+  const worker = new InvoiceWorker({
+    db: database.db,
+    shops,
+    admin,
+    gateway: o.gateway,
+    appUrl: appUrl.origin,
+    logger,
+    options: config.worker,
+  });
+
+  const app = createHttpApp({
+    logger,
+    webhookBodyLimitBytes: config.webhookBodyLimitBytes,
+    webhooks: {
+      '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, logger, onStored: () => worker.wake() }),
+    },
+    mount(a) {
+      a.get('/invoices/:file', invoicePdfRoute(database.db));
+      a.use(express.json({ limit: '1mb' }));
+    },
+  });
+
+  const server = await new Promise<http.Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.bindAddress, (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  if (config.worker.enabled) worker.start();
+
+  return {
+    config,
+    logger,
+    database,
+    box,
+    shopify,
+    shops,
+    sessions,
+    admin,
+    worker,
+    server,
+    url: `http://${host}:${address.port}`,
+    async close() {
+      await worker.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      if (!o.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// The demo: everything on one machine with no configuration. The embedded database, the sandbox gateway
+// and the store simulator run in this process; one demo shop is installed, configured and enabled.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Session } from '@shopify/shopify-api';
+import { type AppParts, startApp } from '../app.ts';
+import type { AppConfig } from '../config/env.ts';
+import type { Logger } from '../logger.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from '../sandbox/sandbox-gateway.ts';
+import { startSandboxServer } from '../sandbox/sandbox-server.ts';
+import { startStoreSimulator } from '../shopify/store-simulator/store-simulator.ts';
+import { resolveEncryptionKey } from '../shops/encryption-key.ts';
+
+export const DEMO_SHOP = 'tienda-demo-pa.myshopify.com';
+const DEMO_API_KEY = 'demo-api-key';
+// Not a secret: it only signs webhooks between the demo's own simulator and app.
+const DEMO_API_SECRET = 'demo-api-secret-not-for-production';
+
+/** What `npm run demo` needs to drive the running demo, written to <data dir>/demo.json. */
+export interface DemoInfo {
+  appUrl: string;
+  simulatorOrigin: string;
+  sandboxUrl: string;
+  shop: string;
+  webhookAddress: string;
+}
+
+export function demoInfoFile(dataDir: string): string {
+  return path.join(dataDir, 'demo.json');
+}
+
+export async function startDemo(config: AppConfig, logger: Logger): Promise<AppParts> {
+  const sandbox = await startSandboxServer({});
+  const simulator = await startStoreSimulator({ apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET, controlApi: true });
+  const appUrl = `http://localhost:${config.port}`;
+  const app = await startApp({
+    config,
+    logger,
+    encryptionKey: resolveEncryptionKey(config.encryptionKey, config.dataDir, logger),
+    shopify: { apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET, appUrl, scopes: ['read_orders', 'write_orders'], adminApiOrigin: simulator.origin },
+    gateway: { baseUrl: sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: config.gatewayTimeoutMs },
+  });
+
+  // The demo shop, installed as a custom app would be: a static Admin API token, settings, enabled.
+  const { accessToken } = simulator.addShop(DEMO_SHOP);
+  await app.sessions.storeSession(
+    new Session({ id: app.shopify.session.getOfflineId(DEMO_SHOP), shop: DEMO_SHOP, state: 'demo', isOnline: false, accessToken, scope: 'read_orders,write_orders' }),
+  );
+  await app.shops.ensureInstalled(DEMO_SHOP);
+  const current = await app.shops.get(DEMO_SHOP);
+  await app.shops.saveSettings(DEMO_SHOP, { ...current!.settings, environment: 'pruebas', credentials: DEFAULT_SANDBOX_CREDENTIALS, enabled: true });
+
+  const info: DemoInfo = {
+    appUrl,
+    simulatorOrigin: simulator.origin,
+    sandboxUrl: sandbox.url,
+    shop: DEMO_SHOP,
+    webhookAddress: `${app.url}/webhooks/orders/paid`,
+  };
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.writeFileSync(demoInfoFile(config.dataDir), JSON.stringify(info, null, 2));
+
+  console.log(
+    [
+      '',
+      'Factura electrónica PA — demo running (no configuration given, so everything is simulated).',
+      `  App:               ${appUrl}   (admin page: ${appUrl}/admin)`,
+      `  Sandbox gateway:   ${sandbox.url}   (environment: pruebas)`,
+      `  Store simulator:   ${simulator.origin}   (demo shop ${DEMO_SHOP})`,
+      `  Database:          ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${path.join(config.dataDir, 'pglite')}`}`,
+      '',
+      'Next: in another terminal run `npm run demo` to send a few paid orders through it;',
+      'each one prints its fiscal number, CUFE, QR address and PDF link. Ctrl+C stops the demo.',
+      '',
+    ].join('\n'),
+  );
+
+  return {
+    ...app,
+    async close() {
+      await app.close();
+      await simulator.close();
+      await sandbox.close();
+    },
+  };
+}

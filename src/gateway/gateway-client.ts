@@ -1,0 +1,283 @@
+// The certification provider's gateway, spoken over HTTP with ky and checked with zod.
+// Every answer the gateway (or the network) can give becomes a value of a closed union; nothing throws for it.
+import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import type { z } from 'zod';
+import {
+  type DocumentKey,
+  type GatewayCredentials,
+  type GatewayDocument,
+  type GatewayEnvironment,
+  CREDENTIAL_FIELDS,
+  ENVIRONMENT_CODE,
+  downloadPdfResponseSchema,
+  errorResponseSchema,
+  sendDocumentSuccessSchema,
+  statusDocumentResponseSchema,
+} from './gateway-types.ts';
+
+/** What a SendDocument answer means for the invoice (DESIGN §5). */
+export type SendOutcome =
+  | {
+      kind: 'authorized';
+      cufe: string;
+      qr: string;
+      protocol: string;
+      receptionDateDgi: string;
+      message: string;
+    }
+  /** 102: the number is already used; ours (reconcile) or someone else's (skip it). */
+  | { kind: 'duplicate'; code: string; message: string }
+  /** 109, 201 or an unknown error code: the document (or data behind it) must change. */
+  | { kind: 'rejected'; code: string; message: string; fieldName: string | undefined }
+  /** 101: the taxpayer's credentials are refused; the whole shop waits for a settings change. */
+  | { kind: 'credentials'; code: string; message: string }
+  /** Nothing was issued: network error before an answer, 5xx, 429, a body that is not the documented JSON. */
+  | { kind: 'unavailable'; reason: string; httpStatus: number | undefined }
+  /** The request was sent and no answer came in time: the gateway may have issued the invoice. */
+  | { kind: 'indeterminate'; reason: string };
+
+export type PdfOutcome =
+  | { kind: 'pdf'; pdf: Buffer }
+  | { kind: 'not_found'; code: string; message: string }
+  | { kind: 'credentials'; code: string; message: string }
+  | { kind: 'unavailable'; reason: string; httpStatus: number | undefined };
+
+export type StatusOutcome =
+  | { kind: 'authorized'; status: string; message: string }
+  | { kind: 'other'; code: string; status: string | undefined; message: string }
+  | { kind: 'credentials'; code: string; message: string }
+  | { kind: 'unavailable'; reason: string; httpStatus: number | undefined };
+
+export type GatewayOperation = 'SendDocument' | 'DownloadPDF' | 'StatusDocument';
+
+/** One call, secrets removed, for the audit table and the logs. */
+export interface GatewayCallRecord {
+  operation: GatewayOperation;
+  outcome: string;
+  code: string | undefined;
+  message: string | undefined;
+  durationMs: number;
+  request: unknown;
+  response: unknown;
+}
+
+export interface GatewayClientOptions {
+  baseUrl: string;
+  /** The platform operator's JWT for the Authorization header. */
+  authToken: string;
+  /** The spec leaves open whether the header says `Bearer <token>` or just `<token>`. */
+  authScheme: 'bearer' | 'bare';
+  timeoutMs: number;
+  fetch?: typeof fetch;
+  onCall?: (record: GatewayCallRecord) => void;
+}
+
+export interface GatewayClient {
+  sendDocument(req: {
+    credentials: GatewayCredentials;
+    environment: GatewayEnvironment;
+    document: GatewayDocument;
+  }): Promise<SendOutcome>;
+  downloadPdf(req: { credentials: GatewayCredentials; key: DocumentKey }): Promise<PdfOutcome>;
+  statusDocument(req: { credentials: GatewayCredentials; key: DocumentKey }): Promise<StatusOutcome>;
+}
+
+type RawAnswer =
+  | { kind: 'json'; status: number; body: unknown }
+  | { kind: 'not_json'; status: number; text: string }
+  | { kind: 'timeout'; reason: string }
+  | { kind: 'network'; reason: string };
+
+const REDACTED = '[redacted]';
+
+/** A copy of a request body with the credentials block blanked: what may be stored or logged. */
+export function redactRequest(body: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...body };
+  for (const field of CREDENTIAL_FIELDS) if (field in copy) copy[field] = REDACTED;
+  return copy;
+}
+
+export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
+  const http = ky.create({
+    prefix: options.baseUrl.replace(/\/+$/, '') + '/',
+    timeout: options.timeoutMs,
+    // The worker decides about retries: a retried SendDocument could issue a second invoice.
+    retry: 0,
+    throwHttpErrors: false,
+    headers: {
+      Authorization: options.authScheme === 'bearer' ? `Bearer ${options.authToken}` : options.authToken,
+      Accept: 'application/json',
+    },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+
+  async function call(operation: GatewayOperation, body: Record<string, unknown>): Promise<{ raw: RawAnswer; durationMs: number }> {
+    const started = performance.now();
+    let raw: RawAnswer;
+    try {
+      const response = await http.post(operation, { json: body });
+      const text = await response.text();
+      try {
+        raw = { kind: 'json', status: response.status, body: JSON.parse(text) };
+      } catch {
+        raw = { kind: 'not_json', status: response.status, text: text.slice(0, 200) };
+      }
+    } catch (error) {
+      raw = classifyThrown(error);
+    }
+    return { raw, durationMs: Math.round(performance.now() - started) };
+  }
+
+  function record(operation: GatewayOperation, request: Record<string, unknown>, raw: RawAnswer, durationMs: number, outcome: string, code?: string, message?: string): void {
+    options.onCall?.({
+      operation,
+      outcome,
+      code,
+      message,
+      durationMs,
+      request: redactRequest(request),
+      response: raw.kind === 'json' ? trimResponse(raw.body) : raw.kind === 'not_json' ? { status: raw.status, text: raw.text } : { error: raw.reason },
+    });
+  }
+
+  return {
+    async sendDocument({ credentials, environment, document }) {
+      const request = {
+        ...credentials,
+        identifierControlShipping: '1',
+        environment: ENVIRONMENT_CODE[environment],
+        document,
+      };
+      const { raw, durationMs } = await call('SendDocument', request);
+      const outcome = interpretSend(raw);
+      const code = 'code' in outcome ? outcome.code : outcome.kind === 'authorized' ? '200' : undefined;
+      const message = 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined;
+      record('SendDocument', request, raw, durationMs, outcome.kind, code, message);
+      return outcome;
+    },
+
+    async downloadPdf({ credentials, key }) {
+      const request = { ...credentials, Branch: '', invoiceId: '', documentData: { ...key, serialDevice: '' } };
+      const { raw, durationMs } = await call('DownloadPDF', request);
+      const outcome = interpretPdf(raw);
+      record('DownloadPDF', request, raw, durationMs, outcome.kind, 'code' in outcome ? outcome.code : outcome.kind === 'pdf' ? '200' : undefined, 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined);
+      return outcome;
+    },
+
+    async statusDocument({ credentials, key }) {
+      const request = { ...credentials, documentData: { ...key } };
+      const { raw, durationMs } = await call('StatusDocument', request);
+      const outcome = interpretStatus(raw);
+      record('StatusDocument', request, raw, durationMs, outcome.kind, 'code' in outcome ? outcome.code : outcome.kind === 'authorized' ? '200' : undefined, 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined);
+      return outcome;
+    },
+  };
+}
+
+function classifyThrown(error: unknown): RawAnswer {
+  if (isTimeoutError(error)) return { kind: 'timeout', reason: 'no answer within the time-out' };
+  if (isNetworkError(error)) return { kind: 'network', reason: describeNetworkError(error) };
+  if (isHTTPError(error)) return { kind: 'network', reason: `HTTP ${error.response.status}` };
+  // fetch rejects with a TypeError for refused or dropped connections.
+  return { kind: 'network', reason: describeNetworkError(error) };
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; cause?: { code?: string } } })?.cause;
+  const code = cause?.code ?? cause?.cause?.code;
+  return code ? `network error (${code})` : 'network error';
+}
+
+/** 5xx, 429 and other statuses without the documented JSON: the gateway did not process the request. */
+function httpUnavailable(raw: RawAnswer & { kind: 'json' | 'not_json' }): { kind: 'unavailable'; reason: string; httpStatus: number } {
+  return {
+    kind: 'unavailable',
+    reason: raw.kind === 'json' ? `HTTP ${raw.status} without a gateway answer` : `HTTP ${raw.status} with a body that is not JSON`,
+    httpStatus: raw.status,
+  };
+}
+
+/** The operator's Authorization token was refused: nothing the merchant can fix, so retry and show it. */
+function platformRefused(status: number): { kind: 'unavailable'; reason: string; httpStatus: number } {
+  return { kind: 'unavailable', reason: `HTTP ${status}: the gateway refused the platform Authorization token (check GATEWAY_AUTH_TOKEN)`, httpStatus: status };
+}
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> | undefined {
+  const result = schema.safeParse(body);
+  return result.success ? result.data : undefined;
+}
+
+export function interpretSend(raw: RawAnswer): SendOutcome {
+  if (raw.kind === 'timeout') return { kind: 'indeterminate', reason: raw.reason };
+  // A connection dropped mid-request may also have been processed; the invoice remembers that it
+  // may have reached the gateway whatever this says, so a later 102 is reconciled, never skipped.
+  if (raw.kind === 'network') return { kind: 'unavailable', reason: raw.reason, httpStatus: undefined };
+  if (raw.kind === 'not_json' || raw.status >= 500 || raw.status === 429) return httpUnavailable(raw);
+  if (raw.status === 401 || raw.status === 403) return platformRefused(raw.status);
+
+  const success = parse(sendDocumentSuccessSchema, raw.body);
+  if (success) {
+    return {
+      kind: 'authorized',
+      cufe: success.cufe,
+      qr: success.qr,
+      protocol: success.nroAuthorizationProtocol,
+      receptionDateDgi: success.receptionDateDGI,
+      message: success.message,
+    };
+  }
+  const error = parse(errorResponseSchema, raw.body);
+  if (!error) return { kind: 'unavailable', reason: `HTTP ${raw.status}: answer is not the documented JSON`, httpStatus: raw.status };
+  switch (error.code) {
+    case '101':
+      return { kind: 'credentials', code: error.code, message: error.message };
+    case '102':
+      return { kind: 'duplicate', code: error.code, message: error.message };
+    default:
+      return { kind: 'rejected', code: error.code, message: error.message, fieldName: requiredFieldName(error.message) };
+  }
+}
+
+/** "field numberDocumentFiscal is required" → "numberDocumentFiscal". */
+export function requiredFieldName(message: string): string | undefined {
+  return /field\s+(\S+)\s+is required/i.exec(message)?.[1];
+}
+
+function interpretPdf(raw: RawAnswer): PdfOutcome {
+  if (raw.kind === 'timeout' || raw.kind === 'network') return { kind: 'unavailable', reason: raw.reason, httpStatus: undefined };
+  if (raw.kind === 'not_json' || raw.status >= 500 || raw.status === 429) return httpUnavailable(raw);
+  if (raw.status === 401 || raw.status === 403) return platformRefused(raw.status);
+  const body = parse(downloadPdfResponseSchema, raw.body);
+  if (!body) return { kind: 'unavailable', reason: `HTTP ${raw.status}: answer is not the documented JSON`, httpStatus: raw.status };
+  if (body.code === '200' && body.document) {
+    const pdf = Buffer.from(body.document, 'base64');
+    if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
+      return { kind: 'unavailable', reason: 'DownloadPDF answered 200 but the document is not a PDF', httpStatus: raw.status };
+    }
+    return { kind: 'pdf', pdf };
+  }
+  if (body.code === '101') return { kind: 'credentials', code: body.code, message: body.message ?? '' };
+  return { kind: 'not_found', code: body.code, message: body.message ?? '' };
+}
+
+function interpretStatus(raw: RawAnswer): StatusOutcome {
+  if (raw.kind === 'timeout' || raw.kind === 'network') return { kind: 'unavailable', reason: raw.reason, httpStatus: undefined };
+  if (raw.kind === 'not_json' || raw.status >= 500 || raw.status === 429) return httpUnavailable(raw);
+  if (raw.status === 401 || raw.status === 403) return platformRefused(raw.status);
+  const body = parse(statusDocumentResponseSchema, raw.body);
+  if (!body) return { kind: 'unavailable', reason: `HTTP ${raw.status}: answer is not the documented JSON`, httpStatus: raw.status };
+  if (body.code === '101') return { kind: 'credentials', code: body.code, message: body.message ?? body.messageDocument ?? '' };
+  if (body.code === '200' && body.statusDocument?.toLowerCase().startsWith('autorizad')) {
+    return { kind: 'authorized', status: body.statusDocument, message: body.messageDocument ?? '' };
+  }
+  return { kind: 'other', code: body.code, status: body.statusDocument, message: body.messageDocument ?? body.message ?? '' };
+}
+
+/** Keep audit rows small: a PDF answer is stored as its size, not its bytes. */
+function trimResponse(body: unknown): unknown {
+  if (body && typeof body === 'object' && 'document' in body && typeof (body as { document: unknown }).document === 'string') {
+    const { document, ...rest } = body as { document: string };
+    return { ...rest, document: `[${Math.floor((document.length * 3) / 4)} bytes of base64 PDF]` };
+  }
+  return body;
+}

@@ -1,0 +1,38 @@
+// The app's HTTP surface. Webhook routes come before any JSON parser: their HMAC is over the raw body.
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { Logger } from '../logger.ts';
+
+export interface HttpRoutes {
+  logger: Logger;
+  webhookBodyLimitBytes: number;
+  /** path → handler, for POST webhooks. */
+  webhooks: Record<string, RequestHandler>;
+  /** Mounted after the webhooks, with JSON parsing. */
+  mount?: (app: express.Express) => void;
+}
+
+export function createHttpApp(routes: HttpRoutes): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+
+  const rawText = express.text({ type: () => true, limit: routes.webhookBodyLimitBytes });
+  for (const [path, handler] of Object.entries(routes.webhooks)) app.post(path, rawText, handler);
+
+  routes.mount?.(app);
+
+  app.use(((error, _req, res, _next) => {
+    const status = typeof error?.status === 'number' ? error.status : 500;
+    if (status === 413) {
+      res.status(413).json({ error: `body larger than ${routes.webhookBodyLimitBytes} bytes` });
+      return;
+    }
+    if (status >= 400 && status < 500) {
+      res.status(status).json({ error: error.expose && error.message ? error.message : 'bad request' });
+      return;
+    }
+    routes.logger.error({ err: error }, 'request failed');
+    res.status(500).json({ error: 'internal error' });
+  }) as ErrorRequestHandler);
+  return app;
+}

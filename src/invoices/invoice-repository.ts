@@ -1,0 +1,262 @@
+// Invoice rows: intake, claiming with leases, lease-guarded updates, fiscal numbers.
+import { randomBytes, createHash } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/database.ts';
+import { fiscalSequences, fiscalSkips, gatewayCalls, invoicePdfs, invoices, shops, webhookDeliveries } from '../db/schema.ts';
+import type { GatewayCallRecord } from '../gateway/gateway-client.ts';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type InvoicePatch = Partial<Omit<typeof invoices.$inferInsert, 'id' | 'shop' | 'orderGid' | 'documentType'>>;
+
+export interface DeliveryFacts {
+  webhookId: string;
+  eventId: string | undefined;
+  topic: string;
+  triggeredAt: string | undefined;
+}
+
+export interface NewInvoice {
+  shop: string;
+  orderGid: string;
+  orderName: string;
+  totalCents: number;
+  currency: string;
+  test: boolean;
+  /** The webhook body exactly as received; stored as jsonb without a JS round trip. */
+  rawOrder: string;
+}
+
+export type EnqueueResult = 'stored' | 'duplicate';
+
+/** Store the invoice job and the delivery in one transaction; idempotent on (shop, order, document type). */
+export async function enqueueInvoice(db: Db, invoice: NewInvoice, delivery: DeliveryFacts): Promise<EnqueueResult> {
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(invoices)
+      .values({
+        shop: invoice.shop,
+        orderGid: invoice.orderGid,
+        orderName: invoice.orderName,
+        totalCents: invoice.totalCents,
+        currency: invoice.currency,
+        test: invoice.test,
+        orderSnapshot: sql`${invoice.rawOrder}::jsonb`,
+      })
+      .onConflictDoNothing()
+      .returning({ id: invoices.id });
+    const outcome: EnqueueResult = inserted.length > 0 ? 'stored' : 'duplicate';
+    await tx.insert(webhookDeliveries).values({ ...deliveryRow(delivery, invoice.shop), orderGid: invoice.orderGid, outcome });
+    return outcome;
+  });
+}
+
+/** A delivery we answered 200 without storing an invoice (shop not installed or not enabled, …). */
+export async function recordDelivery(db: Db, shop: string, delivery: DeliveryFacts, outcome: string, orderGid?: string): Promise<void> {
+  await db.insert(webhookDeliveries).values({ ...deliveryRow(delivery, shop), orderGid, outcome });
+}
+
+function deliveryRow(d: DeliveryFacts, shop: string) {
+  return { webhookId: d.webhookId, eventId: d.eventId, topic: d.topic, triggeredAt: d.triggeredAt, shop };
+}
+
+export interface ClaimOptions {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  /** Shops already at their concurrency limit in this process. */
+  skipShops: string[];
+}
+
+/**
+ * Take up to `limit` due invoices of enabled, unpaused shops and lease them to `owner`.
+ * SKIP LOCKED lets any number of workers claim at once without waiting on or taking each other's rows;
+ * an expired lease (a crashed worker) makes a row claimable again. Times come from the database clock.
+ */
+export async function claimDueInvoices(db: Db, o: ClaimOptions): Promise<InvoiceRow[]> {
+  const due = db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .innerJoin(shops, eq(shops.shop, invoices.shop))
+    .where(
+      and(
+        eq(invoices.status, 'pending'),
+        lte(invoices.nextAttemptAt, sql`now()`),
+        or(isNull(invoices.leaseUntil), lte(invoices.leaseUntil, sql`now()`)),
+        eq(shops.enabled, true),
+        eq(shops.installed, true),
+        isNull(shops.pausedReason),
+        o.skipShops.length > 0 ? notInArray(invoices.shop, o.skipShops) : undefined,
+      ),
+    )
+    .orderBy(asc(invoices.nextAttemptAt))
+    .limit(o.limit)
+    .for('update', { of: invoices, skipLocked: true });
+  return db
+    .update(invoices)
+    .set({ leaseOwner: o.owner, leaseUntil: leaseEnd(o.leaseMs), updatedAt: sql`now()` })
+    .where(inArray(invoices.id, due))
+    .returning();
+}
+
+const leaseEnd = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
+
+/** Give a leased row back without touching anything else (e.g. over the per-shop limit). */
+export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
+  await db
+    .update(invoices)
+    .set({ leaseOwner: null, leaseUntil: null })
+    .where(and(eq(invoices.id, id), eq(invoices.leaseOwner, owner)));
+}
+
+/**
+ * Update a row this worker holds, extending its lease. Returns the new row, or undefined when the lease
+ * was lost (another worker owns it now): the caller must stop working on it.
+ */
+export async function updateLeased(db: Db | Tx, id: string, owner: string, leaseMs: number, patch: InvoicePatch): Promise<InvoiceRow | undefined> {
+  const [row] = await db
+    .update(invoices)
+    .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
+    .where(and(eq(invoices.id, id), eq(invoices.leaseOwner, owner)))
+    .returning();
+  return row;
+}
+
+/** Finish with a row: write the patch and drop the lease, in one statement. */
+export async function finishLeased(db: Db, id: string, owner: string, patch: InvoicePatch): Promise<InvoiceRow | undefined> {
+  const [row] = await db
+    .update(invoices)
+    .set({ ...patch, leaseOwner: null, leaseUntil: null, updatedAt: sql`now()` })
+    .where(and(eq(invoices.id, id), eq(invoices.leaseOwner, owner)))
+    .returning();
+  return row;
+}
+
+export interface Numbering {
+  branchCode: string;
+  billingPoint: string;
+}
+
+/**
+ * Reserve the next fiscal number for a leased invoice that has none, under the sequence's row lock.
+ * The number and the invoice change together or not at all, so a number is never lost or given twice.
+ */
+export async function reserveFiscalNumber(db: Db, invoice: InvoiceRow, owner: string, leaseMs: number, numbering: Numbering): Promise<InvoiceRow | undefined> {
+  const key = and(
+    eq(fiscalSequences.shop, invoice.shop),
+    eq(fiscalSequences.branchCode, numbering.branchCode),
+    eq(fiscalSequences.billingPoint, numbering.billingPoint),
+    eq(fiscalSequences.documentType, invoice.documentType),
+  );
+  try {
+    return await db.transaction(async (tx) => {
+      await tx
+        .insert(fiscalSequences)
+        .values({ shop: invoice.shop, documentType: invoice.documentType, ...numbering, nextNumber: 1 })
+        .onConflictDoNothing();
+      const [seq] = await tx.select().from(fiscalSequences).where(key).for('update');
+      if (!seq) throw new Error('fiscal sequence vanished');
+      await tx.update(fiscalSequences).set({ nextNumber: seq.nextNumber + 1 }).where(key);
+      const [row] = await tx
+        .update(invoices)
+        .set({
+          fiscalNumber: seq.nextNumber,
+          branchCode: numbering.branchCode,
+          billingPoint: numbering.billingPoint,
+          sendMayHaveReached: false,
+          leaseUntil: leaseEnd(leaseMs),
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(invoices.id, invoice.id), eq(invoices.leaseOwner, owner), isNull(invoices.fiscalNumber)))
+        .returning();
+      if (!row) throw new LeaseLost();
+      return row;
+    });
+  } catch (error) {
+    if (error instanceof LeaseLost) return undefined;
+    throw error;
+  }
+}
+
+class LeaseLost extends Error {}
+
+/** The number was used outside the app: record why it is skipped and take it off the invoice. */
+export async function skipFiscalNumber(db: Db, invoice: InvoiceRow, owner: string, leaseMs: number, reason: string): Promise<InvoiceRow | undefined> {
+  if (invoice.fiscalNumber === null || invoice.branchCode === null || invoice.billingPoint === null) return invoice;
+  const { fiscalNumber, branchCode, billingPoint } = invoice;
+  return db.transaction(async (tx) => {
+    await tx.insert(fiscalSkips).values({
+      shop: invoice.shop,
+      branchCode,
+      billingPoint,
+      documentType: invoice.documentType,
+      number: fiscalNumber,
+      reason,
+      invoiceId: invoice.id,
+    });
+    return updateLeased(tx, invoice.id, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+  });
+}
+
+export async function storePdf(db: Db, invoiceId: string, pdf: Buffer): Promise<string> {
+  const token = randomBytes(24).toString('base64url'); // 192 random bits
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  const [row] = await db
+    .insert(invoicePdfs)
+    .values({ invoiceId, token, sha256, bytes: pdf })
+    // A PDF stored by an earlier attempt wins: its link may already be on the order.
+    .onConflictDoUpdate({ target: invoicePdfs.invoiceId, set: { invoiceId: sql`excluded.invoice_id` } })
+    .returning({ token: invoicePdfs.token });
+  return row!.token;
+}
+
+export async function findPdfByToken(db: Db, token: string): Promise<{ bytes: Buffer; sha256: string; invoiceId: string } | undefined> {
+  const [row] = await db
+    .select({ bytes: invoicePdfs.bytes, sha256: invoicePdfs.sha256, invoiceId: invoicePdfs.invoiceId })
+    .from(invoicePdfs)
+    .where(eq(invoicePdfs.token, token));
+  return row;
+}
+
+export async function pdfTokenFor(db: Db, invoiceId: string): Promise<string | undefined> {
+  const [row] = await db.select({ token: invoicePdfs.token }).from(invoicePdfs).where(eq(invoicePdfs.invoiceId, invoiceId));
+  return row?.token;
+}
+
+export async function recordGatewayCalls(db: Db, shop: string, invoiceId: string, calls: GatewayCallRecord[]): Promise<void> {
+  if (calls.length === 0) return;
+  await db.insert(gatewayCalls).values(
+    calls.map((c) => ({
+      invoiceId,
+      shop,
+      operation: c.operation,
+      outcome: c.outcome,
+      code: c.code ?? null,
+      message: c.message?.slice(0, 1000) ?? null,
+      durationMs: c.durationMs,
+      request: c.request,
+      response: c.response,
+    })),
+  );
+}
+
+export async function getInvoice(db: Db, id: string): Promise<InvoiceRow | undefined> {
+  const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
+  return row;
+}
+
+/** Put invoices back in the queue by hand (after a settings fix). Completed invoices are never touched. */
+export async function retryInvoices(db: Db, filter: { shop?: string; ids?: string[]; statuses?: ('failed' | 'needs_attention')[] }): Promise<number> {
+  const statuses = filter.statuses ?? ['failed', 'needs_attention'];
+  const rows = await db
+    .update(invoices)
+    .set({ status: 'pending', attempts: 0, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        inArray(invoices.status, statuses),
+        filter.shop ? eq(invoices.shop, filter.shop) : undefined,
+        filter.ids ? inArray(invoices.id, filter.ids) : undefined,
+      ),
+    )
+    .returning({ id: invoices.id });
+  return rows.length;
+}

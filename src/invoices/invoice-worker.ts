@@ -1,0 +1,487 @@
+// The invoice worker: claims due invoice rows with a lease and moves each through its steps
+// (send → pdf → writeback), recording every step on the row so a restart resumes where it stopped.
+import { createHash, randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
+import { ORDER_TRANSACTIONS_QUERY, needsTransactions, orderToDocument, parseOrderTransactions, type OrderTransaction } from '../../mappers/order-to-document.ts';
+import type { Db } from '../db/database.ts';
+import { type GatewayCallRecord, type GatewayClient, createGatewayClient } from '../gateway/gateway-client.ts';
+import type { DocumentKey, GatewayDocument } from '../gateway/gateway-types.ts';
+import type { Logger } from '../logger.ts';
+import type { ShopifyAdmin } from '../shopify/admin-client.ts';
+import { writeInvoiceMetafields } from '../shopify/metafield-writer.ts';
+import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
+import { type InvoiceError, invoiceError, isRetryable, messages } from './invoice-errors.ts';
+import {
+  type InvoicePatch,
+  type InvoiceRow,
+  claimDueInvoices,
+  finishLeased,
+  pdfTokenFor,
+  recordGatewayCalls,
+  releaseLease,
+  reserveFiscalNumber,
+  skipFiscalNumber,
+  storePdf,
+  updateLeased,
+} from './invoice-repository.ts';
+import { cufeLookupUrl, extractCufeFromPdf } from './pdf-cufe.ts';
+
+export interface WorkerOptions {
+  concurrency: number;
+  shopConcurrency: number;
+  pollMs: number;
+  leaseMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export interface GatewaySettings {
+  baseUrl: string;
+  authToken: string;
+  authScheme: 'bearer' | 'bare';
+  timeoutMs: number;
+}
+
+export interface InvoiceWorkerDeps {
+  db: Db;
+  shops: ShopRepository;
+  admin: ShopifyAdmin;
+  gateway: GatewaySettings;
+  /** Public origin of the app, for PDF links. */
+  appUrl: string;
+  logger: Logger;
+  options: WorkerOptions;
+  now?: () => Date;
+  random?: () => number;
+}
+
+/** What one step did: go on to the next step with this row, or stop (the row is saved and released). */
+type StepResult = { kind: 'next'; row: InvoiceRow } | { kind: 'stop' };
+const STOP: StepResult = { kind: 'stop' };
+
+/** How many numbers one claim may skip in a row before it waits (numbers used outside the app). */
+const MAX_SKIPS_PER_CLAIM = 25;
+
+export class InvoiceWorker {
+  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly d: InvoiceWorkerDeps;
+  private readonly o: WorkerOptions;
+  private readonly now: () => Date;
+  private readonly random: () => number;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perShop = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private again = false;
+  private stopped = true;
+  /** Last time the loop ran, for /healthz. */
+  lastTickAt: Date | undefined;
+
+  constructor(deps: InvoiceWorkerDeps) {
+    this.d = deps;
+    this.o = deps.options;
+    this.now = deps.now ?? (() => new Date());
+    this.random = deps.random ?? Math.random;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.o.pollMs);
+    this.timer.unref?.();
+    this.wake();
+  }
+
+  /** Stop claiming and wait for the invoices in hand. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /** Look for due work now (called on a timer, after each invoice, and by the webhook intake). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    void this.tick()
+      .catch((error: unknown) => this.d.logger.error({ err: error }, 'invoice worker: claim failed'))
+      .finally(() => {
+        this.ticking = false;
+        if (this.again) {
+          this.again = false;
+          setImmediate(() => this.wake());
+        }
+      });
+  }
+
+  private async tick(): Promise<void> {
+    this.lastTickAt = new Date();
+    while (!this.stopped) {
+      const capacity = this.o.concurrency - this.inFlight.size;
+      if (capacity <= 0) return;
+      const fullShops = [...this.perShop].filter(([, n]) => n >= this.o.shopConcurrency).map(([s]) => s);
+      const rows = await claimDueInvoices(this.d.db, { owner: this.owner, limit: capacity, leaseMs: this.o.leaseMs, skipShops: fullShops });
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        if ((this.perShop.get(row.shop) ?? 0) >= this.o.shopConcurrency) {
+          await releaseLease(this.d.db, row.id, this.owner);
+          continue;
+        }
+        this.launch(row);
+      }
+    }
+  }
+
+  private launch(row: InvoiceRow): void {
+    this.perShop.set(row.shop, (this.perShop.get(row.shop) ?? 0) + 1);
+    const done = this.process(row)
+      .catch((error: unknown) => {
+        // The lease runs out and another attempt picks the invoice up where its steps stopped.
+        this.d.logger.error({ err: error, invoiceId: row.id, shop: row.shop }, 'invoice worker: unexpected error');
+      })
+      .finally(() => {
+        this.inFlight.delete(row.id);
+        const n = (this.perShop.get(row.shop) ?? 1) - 1;
+        if (n <= 0) this.perShop.delete(row.shop);
+        else this.perShop.set(row.shop, n);
+        this.wake();
+      });
+    this.inFlight.set(row.id, done);
+  }
+
+  /** Run the invoice's steps until it is done, waits, or needs a person. */
+  async process(claimed: InvoiceRow): Promise<void> {
+    const shop = await this.d.shops.get(claimed.shop);
+    if (!shop || !shop.enabled || !shop.credentials) {
+      await releaseLease(this.d.db, claimed.id, this.owner);
+      return;
+    }
+    const ctx = new StepContext(this, shop, claimed);
+    let result: StepResult = { kind: 'next', row: claimed };
+    let skips = 0;
+    while (result.kind === 'next' && result.row.status === 'pending') {
+      const row: InvoiceRow = result.row;
+      switch (row.step) {
+        case 'send':
+          if (skips++ > MAX_SKIPS_PER_CLAIM) {
+            result = await this.retryLater(row, invoiceError('unavailable', 'too many fiscal numbers in a row were already used outside the app'), ctx);
+            break;
+          }
+          result = await this.sendStep(row, ctx);
+          break;
+        case 'pdf':
+          result = await this.pdfStep(row, ctx);
+          break;
+        case 'writeback':
+          result = await this.writebackStep(row, ctx);
+          break;
+        default:
+          await finishLeased(this.d.db, row.id, this.owner, { status: 'completed' });
+          result = STOP;
+      }
+    }
+    await ctx.flushCalls();
+  }
+
+  // ── send ────────────────────────────────────────────────────────────────────────────────
+
+  private async sendStep(row: InvoiceRow, ctx: StepContext): Promise<StepResult> {
+    const { shop } = ctx;
+    if (row.test && shop.settings.environment === 'produccion') {
+      await finishLeased(this.d.db, row.id, this.owner, { status: 'skipped', lastErrorKind: null, lastErrorMessage: messages.testOrderInProduction() });
+      return STOP;
+    }
+
+    const parsed = parseShopifyOrder(row.orderSnapshot);
+    if (!parsed.ok) return this.needsAttention(row, invoiceError('mapping', summarizeProblems(parsed.problems)), parsed.problems);
+
+    let transactions: OrderTransaction[] | undefined;
+    if (needsTransactions(parsed.order)) {
+      const fetched = await this.d.admin.graphql<{ order: { transactions: unknown[] } | null }>(row.shop, ORDER_TRANSACTIONS_QUERY, { id: row.orderGid });
+      if (!fetched.ok) {
+        const error = invoiceError(fetched.retryable ? 'unavailable' : 'mapping', `could not read the order's payments from Shopify: ${fetched.message}`);
+        return fetched.retryable ? this.retryLater(row, error, ctx) : this.needsAttention(row, error);
+      }
+      const parsedTransactions = parseOrderTransactions(fetched.data.order?.transactions ?? []);
+      if (!parsedTransactions.ok) return this.needsAttention(row, invoiceError('mapping', summarizeProblems(parsedTransactions.problems)), parsedTransactions.problems);
+      transactions = parsedTransactions.transactions;
+    }
+
+    const map = (r: InvoiceRow, fiscalNumber: number) =>
+      orderToDocument({
+        order: parsed.order,
+        settings: shop.settings.mapping,
+        ...(transactions ? { transactions } : {}),
+        numbering: { branchCode: r.branchCode ?? shop.settings.branchCode, billingPoint: r.billingPoint ?? shop.settings.billingPoint, fiscalNumber },
+        now: this.now(),
+      });
+
+    // Map before reserving: an order that cannot be invoiced must not consume a fiscal number.
+    let current = row;
+    if (current.fiscalNumber === null) {
+      const dryRun = map(current, 1);
+      if (!dryRun.ok) return this.needsAttention(current, invoiceError('mapping', summarizeProblems(dryRun.problems)), dryRun.problems);
+      const reserved = await reserveFiscalNumber(this.d.db, current, this.owner, this.o.leaseMs, {
+        branchCode: shop.settings.branchCode,
+        billingPoint: shop.settings.billingPoint,
+      });
+      if (!reserved) return STOP;
+      current = reserved;
+    }
+    const mapped = map(current, current.fiscalNumber!);
+    if (!mapped.ok) return this.needsAttention(current, invoiceError('mapping', summarizeProblems(mapped.problems)), mapped.problems);
+    const document = mapped.document;
+    const documentHash = hashDocument(document);
+
+    // From here on the gateway may hold an invoice with this number: remember that before asking.
+    const previous = current;
+    const sending = await updateLeased(this.d.db, current.id, this.owner, this.o.leaseMs, {
+      sendMayHaveReached: true,
+      document,
+      documentHash,
+      environment: shop.settings.environment,
+      problems: null,
+    });
+    if (!sending) return STOP;
+
+    const outcome = await ctx.gateway.sendDocument({ credentials: shop.credentials!, environment: shop.settings.environment, document });
+    switch (outcome.kind) {
+      case 'authorized':
+        return this.advance(sending, 'pdf', {
+          cufe: outcome.cufe,
+          qr: outcome.qr,
+          protocol: outcome.protocol,
+          receptionDateDgi: outcome.receptionDateDgi,
+          authorizedAt: this.now(),
+        });
+      case 'duplicate':
+        if (previous.sendMayHaveReached) return this.reconcile(sending, ctx);
+        return this.skipNumber(sending);
+      case 'rejected': {
+        const error = invoiceError('rejected', messages.rejected(outcome.code, outcome.message, outcome.fieldName), outcome.code);
+        // A 201 may be a passing fault; the same 201 for the same document again is the document's fault.
+        const repeated = outcome.code === '201' && previous.lastErrorCode === '201' && previous.documentHash === documentHash;
+        if (outcome.code === '201' && !repeated) return this.retryLater(sending, error, ctx);
+        return this.needsAttention(sending, error);
+      }
+      case 'credentials':
+        return this.pauseShop(sending, outcome.message, outcome.code);
+      case 'unavailable':
+        return this.retryLater(sending, invoiceError('unavailable', messages.unavailable(outcome.reason)), ctx);
+      case 'indeterminate':
+        return this.retryLater(sending, invoiceError('indeterminate', messages.indeterminate(outcome.reason)), ctx);
+    }
+  }
+
+  /** 102 after an attempt that may have reached the gateway: find out whether the invoice is ours. */
+  private async reconcile(row: InvoiceRow, ctx: StepContext): Promise<StepResult> {
+    const key = documentKey(row);
+    const number = formatFiscalNumber(row);
+    const status = await ctx.gateway.statusDocument({ credentials: ctx.shop.credentials!, key });
+    if (status.kind === 'credentials') return this.pauseShop(row, status.message, status.code);
+    if (status.kind === 'unavailable') return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(status.reason)), ctx);
+    if (status.kind === 'other') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
+
+    const pdf = await ctx.gateway.downloadPdf({ credentials: ctx.shop.credentials!, key });
+    if (pdf.kind === 'credentials') return this.pauseShop(row, pdf.message, pdf.code);
+    if (pdf.kind === 'unavailable') return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(pdf.reason)), ctx);
+    if (pdf.kind === 'not_found') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
+
+    const cufe = await extractCufeFromPdf(pdf.pdf);
+    if (!cufe) return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
+    await storePdf(this.d.db, row.id, pdf.pdf);
+    return this.advance(row, 'writeback', {
+      cufe,
+      // The signed QR address is only in the lost answer; the DGI's CUFE lookup is the public equivalent.
+      qr: cufeLookupUrl(ctx.shop.settings.environment, cufe),
+      protocol: null,
+      authorizedAt: this.now(),
+      notice: `Recovered after a lost answer: the gateway had already authorized number ${number}; CUFE read from its PDF.`,
+    });
+  }
+
+  /** 102 for a number this invoice never sent: someone else used it. Skip it (recorded) and take the next. */
+  private async skipNumber(row: InvoiceRow): Promise<StepResult> {
+    const number = formatFiscalNumber(row);
+    this.d.logger.warn({ invoiceId: row.id, shop: row.shop, fiscalNumber: number }, 'fiscal number already used outside the app; skipping it');
+    const skipped = await skipFiscalNumber(this.d.db, row, this.owner, this.o.leaseMs, 'gateway answered 102 for a number this app had not sent: used outside the app');
+    if (!skipped) return STOP;
+    const noticed = await updateLeased(this.d.db, row.id, this.owner, this.o.leaseMs, { notice: messages.numberUsedElsewhere(number) });
+    return noticed ? { kind: 'next', row: noticed } : STOP;
+  }
+
+  // ── pdf ─────────────────────────────────────────────────────────────────────────────────
+
+  private async pdfStep(row: InvoiceRow, ctx: StepContext): Promise<StepResult> {
+    const outcome = await ctx.gateway.downloadPdf({ credentials: ctx.shop.credentials!, key: documentKey(row) });
+    switch (outcome.kind) {
+      case 'pdf':
+        await storePdf(this.d.db, row.id, outcome.pdf);
+        return this.advance(row, 'writeback', {});
+      case 'credentials':
+        return this.pauseShop(row, outcome.message, outcome.code);
+      case 'not_found':
+        // Right after authorization the PDF can lag; keep trying with backoff.
+        return this.retryLater(row, invoiceError('unavailable', messages.pdfMissing(`${outcome.code} ${outcome.message}`.trim())), ctx);
+      case 'unavailable':
+        return this.retryLater(row, invoiceError('unavailable', messages.pdfMissing(outcome.reason)), ctx);
+    }
+  }
+
+  // ── write-back ──────────────────────────────────────────────────────────────────────────
+
+  private async writebackStep(row: InvoiceRow, ctx: StepContext): Promise<StepResult> {
+    const token = await pdfTokenFor(this.d.db, row.id);
+    if (!token) return this.advance(row, 'pdf', {});
+    const result = await writeInvoiceMetafields(this.d.admin, row.shop, row.orderGid, {
+      cufe: row.cufe ?? '',
+      qr_url: row.qr ?? '',
+      pdf_url: `${this.d.appUrl}/invoices/${token}.pdf`,
+      fiscal_number: formatFiscalNumber(row),
+      protocol: row.protocol ?? '',
+      authorized_at: (row.authorizedAt ?? this.now()).toISOString(),
+    });
+    if (result.ok) {
+      await finishLeased(this.d.db, row.id, this.owner, {
+        step: 'done',
+        status: 'completed',
+        attempts: 0,
+        writtenBackAt: this.now(),
+        lastErrorKind: null,
+        lastErrorCode: null,
+        lastErrorMessage: null,
+      });
+      return STOP;
+    }
+    const error = invoiceError(result.retryable ? 'unavailable' : 'writeback', messages.writeback(result.message));
+    return result.retryable ? this.retryLater(row, error, ctx) : this.needsAttention(row, error);
+  }
+
+  // ── outcomes ────────────────────────────────────────────────────────────────────────────
+
+  private async advance(row: InvoiceRow, step: 'pdf' | 'writeback', patch: InvoicePatch): Promise<StepResult> {
+    const next = await updateLeased(this.d.db, row.id, this.owner, this.o.leaseMs, {
+      ...patch,
+      step,
+      attempts: 0,
+      lastErrorKind: null,
+      lastErrorCode: null,
+      lastErrorMessage: null,
+    });
+    return next ? { kind: 'next', row: next } : STOP;
+  }
+
+  private async retryLater(row: InvoiceRow, error: InvoiceError, ctx: StepContext): Promise<StepResult> {
+    const attempts = row.attempts + 1;
+    const exhausted = attempts >= this.o.maxAttempts;
+    this.d.logger.warn({ invoiceId: row.id, shop: row.shop, step: row.step, attempts, kind: error.kind, code: error.code }, error.message);
+    await ctx.flushCalls();
+    await finishLeased(this.d.db, row.id, this.owner, {
+      attempts,
+      status: exhausted ? 'failed' : 'pending',
+      nextAttemptAt: exhausted ? this.now() : new Date(this.now().getTime() + this.backoffMs(attempts)),
+      lastErrorKind: error.kind,
+      lastErrorCode: error.code ?? null,
+      lastErrorMessage: exhausted ? messages.exhausted(error.message) : error.message,
+    });
+    return STOP;
+  }
+
+  /** Exponential backoff with full jitter between half and all of the step. */
+  backoffMs(attempts: number): number {
+    const step = Math.min(this.o.retryMaxMs, this.o.retryBaseMs * 2 ** (attempts - 1));
+    return Math.round(step * (0.5 + this.random() / 2));
+  }
+
+  private async needsAttention(row: InvoiceRow, error: InvoiceError, problems?: unknown): Promise<StepResult> {
+    if (isRetryable(error.kind)) throw new Error('retryable errors go through retryLater');
+    this.d.logger.warn({ invoiceId: row.id, shop: row.shop, kind: error.kind, code: error.code }, error.message);
+    await finishLeased(this.d.db, row.id, this.owner, {
+      status: 'needs_attention',
+      attempts: row.attempts + 1,
+      lastErrorKind: error.kind,
+      lastErrorCode: error.code ?? null,
+      lastErrorMessage: error.message,
+      ...(problems ? { problems } : {}),
+    });
+    return STOP;
+  }
+
+  /** 101: the invoice waits, and so does the rest of the shop's queue, until its settings change. */
+  private async pauseShop(row: InvoiceRow, gatewayMessage: string, code: string): Promise<StepResult> {
+    const message = messages.credentials(gatewayMessage);
+    await this.d.shops.pause(row.shop, message);
+    await finishLeased(this.d.db, row.id, this.owner, {
+      lastErrorKind: 'credentials',
+      lastErrorCode: code,
+      lastErrorMessage: message,
+      nextAttemptAt: this.now(),
+    });
+    return STOP;
+  }
+
+  gatewayFor(onCall: (c: GatewayCallRecord) => void): GatewayClient {
+    return createGatewayClient({ ...this.d.gateway, onCall });
+  }
+
+  get db(): Db {
+    return this.d.db;
+  }
+}
+
+/** Per-invoice context: the shop, and a gateway client whose calls are written to the audit table. */
+class StepContext {
+  readonly shop: Shop;
+  readonly gateway: GatewayClient;
+  private readonly worker: InvoiceWorker;
+  private readonly invoice: InvoiceRow;
+  private calls: GatewayCallRecord[] = [];
+
+  constructor(worker: InvoiceWorker, shop: Shop, invoice: InvoiceRow) {
+    this.worker = worker;
+    this.shop = shop;
+    this.invoice = invoice;
+    this.gateway = worker.gatewayFor((c) => this.calls.push(c));
+  }
+
+  async flushCalls(): Promise<void> {
+    const calls = this.calls;
+    this.calls = [];
+    await recordGatewayCalls(this.worker.db, this.invoice.shop, this.invoice.id, calls);
+  }
+}
+
+export function documentKey(row: InvoiceRow): DocumentKey {
+  const doc = row.document as GatewayDocument | null;
+  return {
+    codeBranchIssuing: row.branchCode ?? '',
+    numberDocumentFiscal: String(row.fiscalNumber ?? '').padStart(10, '0'),
+    pointBillingFiscal: row.billingPoint ?? '',
+    typeDocument: doc?.dataTransaction.typeDocument ?? row.documentType,
+    typeEmission: doc?.dataTransaction.typeEmission ?? '01',
+  };
+}
+
+/** "0000-001-0000000042": branch, billing point and number, as merchants read it. */
+export function formatFiscalNumber(row: Pick<InvoiceRow, 'branchCode' | 'billingPoint' | 'fiscalNumber'>): string {
+  return `${row.branchCode ?? '????'}-${row.billingPoint ?? '???'}-${String(row.fiscalNumber ?? '').padStart(10, '0')}`;
+}
+
+function hashDocument(document: GatewayDocument): string {
+  const { dateBroadcast: _d, ...data } = document.dataTransaction;
+  return createHash('sha256').update(JSON.stringify({ ...document, dataTransaction: data })).digest('hex');
+}
+
+function summarizeProblems(problems: { message: string }[]): string {
+  return problems.map((p) => p.message).join(' ');
+}

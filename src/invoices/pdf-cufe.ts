@@ -1,0 +1,37 @@
+// Recovering an invoice's CUFE from its official PDF, for the one case where the gateway's answer was lost.
+import { parseCufe } from '../../mappers/cufe.ts';
+
+const CUFE_CANDIDATE = /FE\d{2}[0-9A-Z-]{62}/g;
+
+/** The first text run in the PDF that is a CUFE with a valid check digit, or undefined. */
+export async function extractCufeFromPdf(pdf: Buffer): Promise<string | undefined> {
+  const text = await pdfText(pdf).catch(() => '');
+  // Text extraction may split or space a long code; look in the text both as it is and without blanks.
+  for (const haystack of [text, text.replace(/\s+/g, '')]) {
+    for (const match of haystack.matchAll(CUFE_CANDIDATE)) {
+      if (parseCufe(match[0])) return match[0];
+    }
+  }
+  return undefined;
+}
+
+async function pdfText(pdf: Buffer): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0, isEvalSupported: false }).promise;
+  try {
+    const parts: string[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const content = await (await doc.getPage(n)).getTextContent();
+      parts.push(content.items.map((i) => ('str' in i ? i.str : '')).join(' '));
+    }
+    return parts.join('\n');
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** The DGI's public look-up of an invoice by CUFE (reference §4.3): the QR address's stand-in. */
+export function cufeLookupUrl(environment: 'pruebas' | 'produccion', cufe: string): string {
+  const host = environment === 'produccion' ? 'https://dgi-fep.mef.gob.pa' : 'https://dgi-fep-test.mef.gob.pa:40001';
+  return `${host}/Consultas/FacturasPorCUFE?CUFE=${encodeURIComponent(cufe)}`;
+}

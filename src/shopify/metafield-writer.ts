@@ -1,0 +1,57 @@
+// Writes an invoice's results onto its Shopify order: one atomic metafieldsSet in the app's namespace.
+// The definitions (names, types, merchant read-only) are declared in shopify.app.toml.
+import type { AdminResult, ShopifyAdmin } from './admin-client.ts';
+
+export const METAFIELD_NAMESPACE = '$app';
+
+/** Key → type; the same keys as `[order.metafields.app.*]` in shopify.app.toml. */
+export const INVOICE_METAFIELD_TYPES = {
+  cufe: 'single_line_text_field',
+  qr_url: 'url',
+  pdf_url: 'url',
+  fiscal_number: 'single_line_text_field',
+  protocol: 'single_line_text_field',
+  authorized_at: 'date_time',
+} as const;
+
+export type InvoiceMetafieldValues = Record<keyof typeof INVOICE_METAFIELD_TYPES, string>;
+
+export const METAFIELDS_SET_MUTATION = `mutation SetInvoiceMetafields($metafields: [MetafieldsSetInput!]!) {
+  metafieldsSet(metafields: $metafields) {
+    metafields { key namespace value }
+    userErrors { field message code }
+  }
+}`;
+
+interface MetafieldsSetData {
+  metafieldsSet: {
+    metafields: { key: string; namespace: string; value: string }[] | null;
+    userErrors: { field: string[] | null; message: string; code: string | null }[];
+  };
+}
+
+export async function writeInvoiceMetafields(
+  admin: ShopifyAdmin,
+  shop: string,
+  orderGid: string,
+  values: InvoiceMetafieldValues,
+): Promise<AdminResult<{ written: number }>> {
+  const metafields = (Object.keys(INVOICE_METAFIELD_TYPES) as (keyof typeof INVOICE_METAFIELD_TYPES)[]).map((key) => ({
+    ownerId: orderGid,
+    namespace: METAFIELD_NAMESPACE,
+    key,
+    type: INVOICE_METAFIELD_TYPES[key],
+    value: values[key],
+  }));
+  const result = await admin.graphql<MetafieldsSetData>(shop, METAFIELDS_SET_MUTATION, { metafields });
+  if (!result.ok) return result;
+  const { userErrors, metafields: written } = result.data.metafieldsSet;
+  if (userErrors.length > 0) {
+    return {
+      ok: false,
+      retryable: false,
+      message: userErrors.map((e) => `${(e.field ?? []).join('.') || 'metafields'}: ${e.message}${e.code ? ` (${e.code})` : ''}`).join('; '),
+    };
+  }
+  return { ok: true, data: { written: written?.length ?? 0 } };
+}

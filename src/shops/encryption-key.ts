@@ -1,0 +1,22 @@
+// The key that seals credentials and tokens. Production must configure ENCRYPTION_KEY (checked at start-up);
+// elsewhere a key file is made once in the data directory, with a warning.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../logger.ts';
+
+export function resolveEncryptionKey(configured: Buffer | undefined, dataDir: string, logger: Logger): Buffer {
+  if (configured) return configured;
+  const file = path.join(dataDir, 'encryption.key');
+  if (fs.existsSync(file)) {
+    const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte hex key`);
+    logger.warn({ file }, 'ENCRYPTION_KEY is not set: using the key file in the data directory (set ENCRYPTION_KEY in production)');
+    return key;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  fs.writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  logger.warn({ file }, 'ENCRYPTION_KEY is not set: made a new key file in the data directory (set ENCRYPTION_KEY in production)');
+  return key;
+}

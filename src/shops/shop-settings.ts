@@ -1,0 +1,53 @@
+// A shop's settings, validated as a whole. The same schema serves the admin page, its API and the CLI.
+import { z } from 'zod';
+import { mappingSettingsSchema } from '../../mappers/mapping-settings.ts';
+import type { GatewayCredentials } from '../gateway/gateway-types.ts';
+
+const required = (label: string) => z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`);
+
+/** The six gateway credentials (spec: credentials block). Stored encrypted, never shown back in full. */
+export const credentialsInputSchema = z.object({
+  GW_Company: required('GW_Company (platform user)'),
+  GW_Token: required('GW_Token (platform password)'),
+  Id_Pac: required('Id_Pac (certification provider id)'),
+  Enterprise: required('Enterprise (enterprise code)'),
+  Company: required('Company (taxpayer user at the provider)'),
+  Token: required('Token (taxpayer password at the provider)'),
+});
+
+export const shopSettingsSchema = z.object({
+  /** Where invoices go: the DGI's test environment or production. */
+  environment: z.enum(['pruebas', 'produccion'], { error: 'environment must be "pruebas" or "produccion"' }).default('pruebas'),
+  branchCode: z
+    .string()
+    .regex(/^[0-9A-Za-z]{4}$/, 'branchCode must be 4 letters or digits ("0000" is the head office)')
+    .default('0000'),
+  billingPoint: z
+    .string()
+    .regex(/^\d{3}$/, 'billingPoint must be 3 digits')
+    .refine((v) => v !== '000', 'billingPoint 000 is not allowed')
+    .default('001'),
+  /** How orders become documents: coded defaults, payment forms, checkout attribute names, … */
+  mapping: mappingSettingsSchema.default(mappingSettingsSchema.parse({})),
+});
+export type ShopSettings = z.infer<typeof shopSettingsSchema>;
+
+/** The settings file of `shops configure` and the body of the settings API: settings plus credentials. */
+export const settingsInputSchema = shopSettingsSchema.extend({
+  credentials: credentialsInputSchema.optional(),
+  enabled: z.boolean().optional(),
+});
+export type SettingsInput = z.infer<typeof settingsInputSchema>;
+
+export const defaultShopSettings: ShopSettings = shopSettingsSchema.parse({});
+
+/** Credentials as shown back to a person: which are set, never their values. */
+export function maskCredentials(c: GatewayCredentials | undefined): Record<keyof GatewayCredentials, boolean> | undefined {
+  if (!c) return undefined;
+  return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.length > 0])) as Record<keyof GatewayCredentials, boolean>;
+}
+
+/** "environment: must be …" lines, one per problem, for a person. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'settings'}: ${i.message}`);
+}

@@ -1,0 +1,84 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCufe } from '../mappers/cufe.ts';
+import type { Database } from '../src/db/database.ts';
+import { gatewayCalls, invoices, webhookDeliveries } from '../src/db/schema.ts';
+import { extractCufeFromPdf } from '../src/invoices/pdf-cufe.ts';
+import { testDatabases } from './support/databases.ts';
+import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { makePaidOrder } from './support/order-factory.ts';
+
+const SHOP = 'tienda-e2e.myshopify.com';
+
+describe.each(testDatabases)('paid order to authorized invoice, end to end on $name', (target) => {
+  let database: Database;
+  let h: Harness;
+
+  beforeAll(async () => {
+    database = await target.open();
+    h = await startHarness({ database });
+    await h.installShop(SHOP);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.close();
+  });
+
+  it('signs orders/paid, authorizes the invoice, serves its PDF and writes the metafields', async () => {
+    // 2 × 24.50 at 7 % + 18.00 exempt + 5.00 shipping at 7 %: 49.00 + 3.43 + 18.00 + 5.00 + 0.35 = 75.78
+    const order = makePaidOrder({ id: 5_900_000_000_101, shippingCents: 500 });
+    const gid = 'gid://shopify/Order/5900000000101';
+
+    const delivery = await h.simulator.orderPaid(SHOP, order, h.webhookAddress);
+    expect(delivery.status).toBe(200);
+    expect(JSON.parse(delivery.body)).toEqual({ outcome: 'stored' });
+
+    const invoice = await waitFor(async () => {
+      const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, gid));
+      return row?.status === 'completed' ? row : undefined;
+    }, 20_000, 'the invoice to complete');
+
+    expect(invoice).toMatchObject({ shop: SHOP, step: 'done', fiscalNumber: 1, branchCode: '0000', billingPoint: '001', totalCents: 7578, environment: 'pruebas' });
+    const cufe = parseCufe(invoice.cufe!);
+    expect(cufe).toMatchObject({ fiscalNumber: '0000000001', billingPoint: '001', branch: '0000', environment: '2' });
+
+    // The gateway issued exactly one document, for the amount paid.
+    const issued = h.sandbox.gateway.documents();
+    expect(issued).toHaveLength(1);
+    expect(issued[0]).toMatchObject({ cufe: invoice.cufe, numberDocumentFiscal: '0000000001', totalInvoice: '75.78' });
+
+    // Metafields on the simulated order, in the app's namespace.
+    const fields = Object.fromEntries(h.simulator.metafields(gid).map((m) => [m.key, m]));
+    expect(Object.keys(fields).sort()).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
+    expect(fields.cufe!.value).toBe(invoice.cufe);
+    expect(fields.qr_url!.value).toBe(invoice.qr);
+    expect(fields.qr_url!.value).toMatch(/^https:\/\/dgi-fep-test\.mef\.gob\.pa:40001\/Consultas\/FacturasPorQR\?chFE=FE01/);
+    expect(fields.fiscal_number!.value).toBe('0000-001-0000000001');
+    expect(fields.protocol!.value).toBe(invoice.protocol);
+
+    // The PDF link opens: a PDF that shows this invoice's CUFE.
+    const pdfUrl = fields.pdf_url!.value;
+    expect(pdfUrl).toMatch(new RegExp(`^${h.app.url}/invoices/[A-Za-z0-9_-]{32}\\.pdf$`));
+    const response = await fetch(pdfUrl);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe('inline; filename="factura-0000-001-0000000001.pdf"');
+    const pdf = Buffer.from(await response.arrayBuffer());
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await extractCufeFromPdf(pdf)).toBe(invoice.cufe);
+
+    // Anything else under /invoices is a 404.
+    expect((await fetch(`${h.app.url}/invoices/${'A'.repeat(32)}.pdf`)).status).toBe(404);
+    expect((await fetch(`${h.app.url}/invoices/not-a-token.pdf`)).status).toBe(404);
+
+    // Audit trail: the delivery and each gateway call, with no credential in them.
+    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, gid));
+    expect(deliveries.map((d) => d.outcome)).toEqual(['stored']);
+    const calls = await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoice.id));
+    expect(calls.map((c) => [c.operation, c.code])).toEqual([
+      ['SendDocument', '200'],
+      ['DownloadPDF', '200'],
+    ]);
+    expect(JSON.stringify(calls)).not.toContain('sandbox-token');
+  });
+});
