@@ -81,7 +81,8 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       );
       await app.shops.ensureInstalled(shop);
       const current = await app.shops.get(shop);
-      const result = await app.shops.saveSettings(shop, { ...current!.settings, credentials: DEFAULT_SANDBOX_CREDENTIALS, enabled: true, ...settings });
+      // Each shop is its own taxpayer at the sandbox, so fiscal numbers never collide between shops.
+      const result = await app.shops.saveSettings(shop, { ...current!.settings, credentials: credentialsFor(shop), enabled: true, ...settings });
       if (!result.ok) throw new Error(result.problems.join('; '));
     },
     async close() {
@@ -90,6 +91,11 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       await sandbox.close();
     },
   };
+}
+
+/** The sandbox credentials of a test shop: the default ones with the shop as taxpayer user. */
+export function credentialsFor(shop: string) {
+  return { ...DEFAULT_SANDBOX_CREDENTIALS, Company: shop };
 }
 
 /** Poll until `check` returns a value other than undefined/false, or fail after `timeoutMs`. */
