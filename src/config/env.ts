@@ -178,3 +178,8 @@ export function testDatabaseUrl(source: Record<string, string | undefined> = pro
   const url = source.TEST_DATABASE_URL;
   return url === undefined || url === '' ? undefined : url;
 }
+
+/** The minimal environment for a child process of ours (tests, bench): PATH and HOME, nothing configured. */
+export function baseChildEnvironment(source: Record<string, string | undefined> = process.env): Record<string, string> {
+  return { PATH: source.PATH ?? '/usr/bin:/bin', HOME: source.HOME ?? '/tmp' };
+}

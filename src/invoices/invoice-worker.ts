@@ -352,6 +352,7 @@ export class InvoiceWorker {
       authorized_at: (row.authorizedAt ?? this.now()).toISOString(),
     });
     if (result.ok) {
+      this.d.logger.info({ invoiceId: row.id, shop: row.shop, order: row.orderName, fiscalNumber: formatFiscalNumber(row), worker: this.owner }, 'invoice completed');
       await finishLeased(this.d.db, row.id, this.owner, {
         step: 'done',
         status: 'completed',

@@ -1,0 +1,50 @@
+// 50 deliveries of one order at once, each with its own webhook id: one invoice, one SendDocument.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { gatewayCalls, invoices, webhookDeliveries } from '../src/db/schema.ts';
+import { testDatabases } from './support/databases.ts';
+import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { makePaidOrder } from './support/order-factory.ts';
+
+const SHOP = 'tienda-duplicados.myshopify.com';
+
+describe.each(testDatabases)('a storm of duplicate deliveries on $name', (target) => {
+  let database: Database;
+  let h: Harness;
+  beforeAll(async () => {
+    database = await target.open();
+    h = await startHarness({ database });
+    await h.installShop(SHOP);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.close();
+  });
+
+  it('50 concurrent deliveries with different webhook ids make exactly one invoice and one SendDocument', async () => {
+    const order = makePaidOrder({ id: 7_500_000_000_001 });
+    const gid = h.simulator.setOrder(SHOP, order);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        h.simulator.sendWebhook({ address: h.webhookAddress, topic: 'orders/paid', shop: SHOP, payload: order, webhookId: `storm-${i}`, eventId: 'storm-event' }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const outcomes = results.map((r) => (JSON.parse(r.body) as { outcome: string }).outcome);
+    expect(outcomes.filter((o) => o === 'stored')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(49);
+
+    const invoice = await waitFor(async () => {
+      const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, gid));
+      return row?.status === 'completed' ? row : undefined;
+    });
+    expect(await database.db.select().from(invoices).where(eq(invoices.shop, SHOP))).toHaveLength(1);
+    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoice.id))).filter((c) => c.operation === 'SendDocument');
+    expect(sends).toHaveLength(1);
+    expect(h.sandbox.gateway.stats().requests.SendDocument).toBe(1);
+    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, gid));
+    expect(deliveries).toHaveLength(50);
+    expect(new Set(deliveries.map((d) => d.webhookId)).size).toBe(50);
+  });
+});

@@ -1,0 +1,54 @@
+// The app as a separate process (`node src/main.ts`), for tests that run several or kill one.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { baseChildEnvironment } from '../../src/config/env.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface AppProcess {
+  child: ChildProcess;
+  /** Lines the process printed (JSON log lines and anything else). */
+  output: string[];
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function spawnApp(env: Record<string, string>): AppProcess {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: ROOT,
+    // The child reads its configuration from its environment, like any deployment.
+    env: { ...baseChildEnvironment(), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  let resolveReady!: () => void;
+  let rejectReady!: (e: Error) => void;
+  const ready = new Promise<void>((res, rej) => {
+    resolveReady = res;
+    rejectReady = rej;
+  });
+  const onData = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line) continue;
+      output.push(line);
+      if (line.includes('"app listening"')) resolveReady();
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  void exited.then((code) => rejectReady(new Error(`app exited (${code}) before listening:\n${output.slice(-20).join('\n')}`)));
+  return {
+    child,
+    output,
+    ready,
+    exited,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
