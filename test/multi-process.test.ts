@@ -157,13 +157,20 @@ describe('the app as processes', () => {
   );
 
   const targets = [
-    { name: 'PGlite', base: 7_200_000_000_000, storage: async () => ({ env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fe-kill-')) }, drop: async () => {} }) },
+    {
+      name: 'PGlite',
+      base: 7_200_000_000_000,
+      storage: async (): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> => ({
+        env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fe-kill-')) },
+        drop: async () => {},
+      }),
+    },
     ...(postgresUrlForTests
       ? [
           {
             name: 'PostgreSQL',
             base: 7_300_000_000_000,
-            storage: async () => {
+            storage: async (): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> => {
               const fresh = await createFreshPostgresDatabase(postgresUrlForTests!);
               return { env: { DATABASE_URL: fresh.url }, drop: fresh.drop };
             },
