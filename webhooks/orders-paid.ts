@@ -5,7 +5,8 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { parseCents } from '../mappers/money.ts';
 import type { Db } from '../src/db/database.ts';
-import { type NewInvoice, enqueueInvoice, recordDelivery } from '../src/invoices/invoice-repository.ts';
+import type { IntakeBatcher } from '../src/invoices/intake-batcher.ts';
+import { type NewInvoice, recordDelivery } from '../src/invoices/invoice-repository.ts';
 import type { Logger } from '../src/logger.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
 import { verifyWebhook } from './verify-webhook.ts';
@@ -13,7 +14,9 @@ import { verifyWebhook } from './verify-webhook.ts';
 export interface OrdersPaidDeps {
   shopify: Shopify;
   db: Db;
-  shops: Pick<ShopRepository, 'get'>;
+  shops: Pick<ShopRepository, 'intakeStatus'>;
+  /** Writes the invoice job and the delivery together, grouped with concurrent deliveries. */
+  intake: Pick<IntakeBatcher, 'enqueue'>;
   logger: Logger;
   /** Tell the worker there is work (same process). */
   onStored: () => void;
@@ -76,7 +79,7 @@ export function ordersPaidWebhook(deps: OrdersPaidDeps): RequestHandler {
       return;
     }
     const delivery = { webhookId: webhook.webhookId, eventId: webhook.eventId, topic: webhook.topic, triggeredAt: webhook.triggeredAt };
-    const shop = await deps.shops.get(webhook.shop);
+    const shop = await deps.shops.intakeStatus(webhook.shop);
     if (!shop || !shop.installed || !shop.enabled) {
       // Answer 200 so Shopify does not retry for hours; the delivery stays on record.
       const outcome = !shop || !shop.installed ? 'shop_not_installed' : 'shop_not_enabled';
@@ -85,7 +88,7 @@ export function ordersPaidWebhook(deps: OrdersPaidDeps): RequestHandler {
       res.status(200).json({ outcome });
       return;
     }
-    const outcome = await enqueueInvoice(deps.db, invoice, delivery);
+    const outcome = await deps.intake.enqueue(invoice, delivery);
     if (outcome === 'stored') deps.onStored();
     res.status(200).json({ outcome });
   };

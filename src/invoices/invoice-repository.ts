@@ -28,28 +28,6 @@ export interface NewInvoice {
 
 export type EnqueueResult = 'stored' | 'duplicate';
 
-/** Store the invoice job and the delivery in one transaction; idempotent on (shop, order, document type). */
-export async function enqueueInvoice(db: Db, invoice: NewInvoice, delivery: DeliveryFacts): Promise<EnqueueResult> {
-  return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(invoices)
-      .values({
-        shop: invoice.shop,
-        orderGid: invoice.orderGid,
-        orderName: invoice.orderName,
-        totalCents: invoice.totalCents,
-        currency: invoice.currency,
-        test: invoice.test,
-        orderSnapshot: sql`${invoice.rawOrder}::jsonb`,
-      })
-      .onConflictDoNothing()
-      .returning({ id: invoices.id });
-    const outcome: EnqueueResult = inserted.length > 0 ? 'stored' : 'duplicate';
-    await tx.insert(webhookDeliveries).values({ ...deliveryRow(delivery, invoice.shop), orderGid: invoice.orderGid, outcome });
-    return outcome;
-  });
-}
-
 /** A delivery we answered 200 without storing an invoice (shop not installed or not enabled, …). */
 export async function recordDelivery(db: Db, shop: string, delivery: DeliveryFacts, outcome: string, orderGid?: string): Promise<void> {
   await db.insert(webhookDeliveries).values({ ...deliveryRow(delivery, shop), orderGid, outcome });

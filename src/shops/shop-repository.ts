@@ -16,9 +16,18 @@ export interface Shop {
   settingsVersion: number;
 }
 
+export interface ShopIntakeStatus {
+  installed: boolean;
+  enabled: boolean;
+}
+
+/** How long the webhook intake may trust a shop's installed/enabled flags read by this process. */
+const STATUS_TTL_MS = 1_000;
+
 export class ShopRepository {
   private readonly db: Db;
   private readonly box: SecretBox;
+  private readonly statusCache = new Map<string, { status: ShopIntakeStatus | undefined; at: number }>();
 
   constructor(db: Db, box: SecretBox) {
     this.db = db;
@@ -41,6 +50,18 @@ export class ShopRepository {
     };
   }
 
+  /**
+   * Installed and enabled, for the webhook intake: no decryption, and cached for a second, because a flash
+   * sale sends thousands of deliveries a second. Changes made through this repository apply at once.
+   */
+  async intakeStatus(shop: string): Promise<ShopIntakeStatus | undefined> {
+    const cached = this.statusCache.get(shop);
+    if (cached && Date.now() - cached.at < STATUS_TTL_MS) return cached.status;
+    const [row] = await this.db.select({ installed: shops.installed, enabled: shops.enabled }).from(shops).where(eq(shops.shop, shop));
+    this.statusCache.set(shop, { status: row, at: Date.now() });
+    return row;
+  }
+
   async list(): Promise<{ shop: string; enabled: boolean; installed: boolean; pausedReason: string | null; environment: string }[]> {
     const rows = await this.db.select().from(shops).orderBy(shops.shop);
     return rows.map((r) => ({
@@ -58,6 +79,7 @@ export class ShopRepository {
       .insert(shops)
       .values({ shop, settings: defaultShopSettings, enabled: false, installed: true })
       .onConflictDoUpdate({ target: shops.shop, set: { installed: true, uninstalledAt: null, updatedAt: sql`now()` } });
+    this.statusCache.delete(shop);
   }
 
   /**
@@ -82,6 +104,7 @@ export class ShopRepository {
         updatedAt: sql`now()`,
       })
       .where(eq(shops.shop, shop));
+    this.statusCache.delete(shop);
     return { ok: true };
   }
 
@@ -90,6 +113,7 @@ export class ShopRepository {
     if (!current) return { ok: false, problems: [`shop ${shop} is not installed`] };
     if (enabled && !current.credentials) return { ok: false, problems: ['enabled: the gateway credentials must be set before invoicing can be enabled'] };
     await this.db.update(shops).set({ enabled, updatedAt: sql`now()` }).where(eq(shops.shop, shop));
+    this.statusCache.delete(shop);
     return { ok: true };
   }
 
@@ -103,5 +127,6 @@ export class ShopRepository {
       .update(shops)
       .set({ installed: false, enabled: false, uninstalledAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(shops.shop, shop));
+    this.statusCache.delete(shop);
   }
 }

@@ -1,0 +1,60 @@
+// Group commit: concurrent deliveries share one transaction, and each answer waits for its commit.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { invoices, webhookDeliveries } from '../src/db/schema.ts';
+import { IntakeBatcher } from '../src/invoices/intake-batcher.ts';
+import type { NewInvoice } from '../src/invoices/invoice-repository.ts';
+import { testDatabases } from './support/databases.ts';
+
+const invoice = (n: number, shop = 'batch.myshopify.com'): NewInvoice => ({
+  shop,
+  orderGid: `gid://shopify/Order/${n}`,
+  orderName: `#${n}`,
+  totalCents: 1000 + n,
+  currency: 'USD',
+  test: false,
+  rawOrder: JSON.stringify({ id: n, name: `#${n}` }),
+});
+const delivery = (id: string) => ({ webhookId: id, eventId: undefined, topic: 'orders/paid', triggeredAt: undefined });
+
+describe.each(testDatabases)('intake batcher on $name', (target) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await target.open();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('writes 300 concurrent deliveries in a few transactions; duplicates inside one batch count once', async () => {
+    const batcher = new IntakeBatcher(database.db, { maxBatch: 100 });
+    let transactions = 0;
+    const real = database.db.transaction.bind(database.db);
+    const counting = { ...database.db, transaction: ((fn: never) => (transactions++, real(fn))) as typeof real } as typeof database.db;
+    const counted = new IntakeBatcher(counting, { maxBatch: 100 });
+    // 250 distinct orders, and order 1..50 delivered a second time in the same burst.
+    const work = [
+      ...Array.from({ length: 250 }, (_, i) => counted.enqueue(invoice(i + 1), delivery(`a-${i}`))),
+      ...Array.from({ length: 50 }, (_, i) => counted.enqueue(invoice(i + 1), delivery(`b-${i}`))),
+    ];
+    const results = await Promise.all(work);
+    expect(results.filter((r) => r === 'stored')).toHaveLength(250);
+    expect(results.slice(250)).toEqual(Array(50).fill('duplicate'));
+    expect(transactions).toBe(3);
+    const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(invoices).where(eq(invoices.shop, 'batch.myshopify.com'));
+    expect(count!.n).toBe(250);
+    const [deliveries] = await database.db.select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries);
+    expect(deliveries!.n).toBe(300);
+    // A later delivery of a stored order is a duplicate too.
+    expect(await batcher.enqueue(invoice(7), delivery('c-1'))).toBe('duplicate');
+  });
+
+  it('answers only after the commit: a failed transaction rejects every delivery in it, and stores none', async () => {
+    const batcher = new IntakeBatcher(database.db);
+    const bad = { ...invoice(9001, 'fail.myshopify.com'), rawOrder: '{not json' };
+    const results = await Promise.allSettled([batcher.enqueue(invoice(9000, 'fail.myshopify.com'), delivery('f-1')), batcher.enqueue(bad, delivery('f-2'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await database.db.select().from(invoices).where(eq(invoices.shop, 'fail.myshopify.com'))).toEqual([]);
+  });
+});
