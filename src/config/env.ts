@@ -123,6 +123,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     for (const k of SHOPIFY_VARS) if (env[k] === undefined) problems.push(`${k}: required once any Shopify or gateway setting is given`);
     for (const k of GATEWAY_VARS) if (env[k] === undefined) problems.push(`${k}: required once any Shopify or gateway setting is given`);
   }
+  // A claimed invoice must outlive its slowest gateway call, or a second worker could take it over mid-call.
+  if (env.WORKER_LEASE_MS < 2 * env.GATEWAY_TIMEOUT_MS) {
+    problems.push(`WORKER_LEASE_MS: must be at least twice GATEWAY_TIMEOUT_MS (${2 * env.GATEWAY_TIMEOUT_MS})`);
+  }
   if (env.NODE_ENV === 'production') {
     if (demo) problems.push('NODE_ENV=production needs the Shopify and gateway settings (the demo never runs in production)');
     if (env.ENCRYPTION_KEY === undefined) problems.push('ENCRYPTION_KEY: required in production');

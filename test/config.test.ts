@@ -1,0 +1,100 @@
+// Configuration: defaults, one readable line per problem, and a start-up that stops on bad values.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, baseChildEnvironment, loadConfig } from '../src/config/env.ts';
+
+const real = {
+  SHOPIFY_API_KEY: 'key',
+  SHOPIFY_API_SECRET: 'shpss_secret_value',
+  SHOPIFY_APP_URL: 'https://facturas.example.com/',
+  GATEWAY_BASE_URL: 'https://gateway.example.com/api/v1/GFGatewayEB',
+  GATEWAY_AUTH_TOKEN: 'jwt-secret-value',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('runs the demo with no configuration, with every default', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      demo: true,
+      nodeEnv: 'development',
+      port: 3000,
+      bindAddress: '0.0.0.0',
+      databaseUrl: undefined,
+      logLevel: 'info',
+      shopify: undefined,
+      gateway: undefined,
+      gatewayTimeoutMs: 30_000,
+      encryptionKey: undefined,
+      webhookBodyLimitBytes: 2_097_152,
+      worker: { enabled: true, concurrency: 8, shopConcurrency: 4, pollMs: 250, leaseMs: 120_000, maxAttempts: 8, retryBaseMs: 2000, retryMaxMs: 900_000 },
+      reconcile: { intervalMinutes: 15, windowHours: 48 },
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('reads the real settings, trimming the trailing slash of URLs', () => {
+    const config = loadConfig({ ...real, GATEWAY_AUTH_SCHEME: 'bare', ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: 'postgres://u@db/x' });
+    expect(config.demo).toBe(false);
+    expect(config.shopify).toEqual({ apiKey: 'key', apiSecret: 'shpss_secret_value', appUrl: 'https://facturas.example.com', scopes: ['read_orders', 'write_orders'], adminApiOrigin: undefined });
+    expect(config.gateway).toEqual({ baseUrl: 'https://gateway.example.com/api/v1/GFGatewayEB', authToken: 'jwt-secret-value', authScheme: 'bare', timeoutMs: 30_000 });
+    expect(config.encryptionKey).toEqual(Buffer.alloc(32, 0xab));
+  });
+
+  it('names every bad value on its own line', () => {
+    expect(problemsOf({ PORT: 'eighty', DATABASE_URL: 'mysql://x', GATEWAY_AUTH_SCHEME: 'basic', ENCRYPTION_KEY: 'short' })).toEqual([
+      'PORT: Invalid input: expected number, received NaN',
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL',
+      'GATEWAY_AUTH_SCHEME: Invalid option: expected one of "bearer"|"bare"',
+      'ENCRYPTION_KEY: must be 32 bytes as 64 hex characters or base64',
+    ]);
+  });
+
+  it('wants all of the real settings once one is given', () => {
+    expect(problemsOf({ SHOPIFY_API_KEY: 'key' })).toEqual([
+      'SHOPIFY_API_SECRET: required once any Shopify or gateway setting is given',
+      'SHOPIFY_APP_URL: required once any Shopify or gateway setting is given',
+      'GATEWAY_BASE_URL: required once any Shopify or gateway setting is given',
+      'GATEWAY_AUTH_TOKEN: required once any Shopify or gateway setting is given',
+    ]);
+  });
+
+  it('keeps a claimed invoice longer than the slowest gateway call', () => {
+    expect(problemsOf({ GATEWAY_TIMEOUT_MS: '60000', WORKER_LEASE_MS: '90000' })).toEqual(['WORKER_LEASE_MS: must be at least twice GATEWAY_TIMEOUT_MS (120000)']);
+  });
+
+  it('in production: no demo, an encryption key, and no simulator origin', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'NODE_ENV=production needs the Shopify and gateway settings (the demo never runs in production)',
+      'ENCRYPTION_KEY: required in production',
+    ]);
+    expect(problemsOf({ ...real, NODE_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), SHOPIFY_ADMIN_API_ORIGIN: 'http://127.0.0.1:9' })).toEqual([
+      'SHOPIFY_ADMIN_API_ORIGIN: not allowed in production (it points Admin API calls away from Shopify)',
+    ]);
+  });
+
+  it('start-up stops with the problems and never prints a secret value', () => {
+    const result = spawnSync(process.execPath, ['src/main.ts'], {
+      env: { ...baseChildEnvironment(), ...real, PORT: '-1', GATEWAY_TIMEOUT_MS: '0' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'Invalid configuration:',
+      '  - PORT: Too small: expected number to be >=0',
+      '  - GATEWAY_TIMEOUT_MS: Too small: expected number to be >0',
+    ]);
+    expect(result.stderr + result.stdout).not.toContain('shpss_secret_value');
+    expect(result.stderr + result.stdout).not.toContain('jwt-secret-value');
+  });
+});
