@@ -148,6 +148,24 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(h.simulator.metafields(gid).find((m) => m.key === 'cufe')?.value).toBe(row.cufe);
   });
 
+  it('duplicate after a failed attempt: another invoice under the number is not adopted; the invoice says so plainly', async () => {
+    h.sandbox.gateway.setFaults({ rate5xx: 1 });
+    const { shop, gid, order } = await orderFor();
+    await h.simulator.orderPaid(shop, order, h.webhookAddress);
+    await waitFor(async () => ((await invoiceOf(gid))?.attempts ?? 0) >= 1, 20_000, 'a failed attempt');
+    h.sandbox.gateway.setFaults({});
+    // Between our attempts, someone else issues number 1 for a different amount.
+    const outside = await h.sandbox.gateway.call('SendDocument', { ...(await exampleRequest('0000000001')), Company: shop });
+    expect(outside.code).toBe('200');
+    const row = await untilStatus(gid, 'needs_attention');
+    expect(row).toMatchObject({ lastErrorKind: 'unrecoverable', lastErrorCode: '102', fiscalNumber: 1, cufe: null });
+    expect(row.lastErrorMessage).toBe(
+      "The gateway says fiscal number 0000-001-0000000001 is already issued, and it may be this order's invoice, but its CUFE could not be recovered from the gateway. Look the number up in the provider's portal before doing anything else; do not retry blindly.",
+    );
+    expect((await callsOf(row.id)).slice(-3)).toEqual(['SendDocument:duplicate:102', 'StatusDocument:authorized:200', 'DownloadPDF:pdf:200']);
+    expect(h.simulator.metafields(gid)).toEqual([]);
+  });
+
   it('duplicate: a number used outside the app is skipped with a recorded reason', async () => {
     const { shop, gid, order } = await orderFor();
     // Someone else issues number 1 at this branch and point first (e.g. the provider's own portal).

@@ -25,7 +25,7 @@ import {
   storePdf,
   updateLeased,
 } from './invoice-repository.ts';
-import { cufeLookupUrl, extractCufeFromPdf } from './pdf-cufe.ts';
+import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -171,26 +171,34 @@ export class InvoiceWorker {
     let skips = 0;
     while (result.kind === 'next' && result.row.status === 'pending') {
       const row: InvoiceRow = result.row;
-      switch (row.step) {
-        case 'send':
-          if (skips++ > MAX_SKIPS_PER_CLAIM) {
-            result = await this.retryLater(row, invoiceError('unavailable', 'too many fiscal numbers in a row were already used outside the app'), ctx);
-            break;
-          }
-          result = await this.sendStep(row, ctx);
-          break;
-        case 'pdf':
-          result = await this.pdfStep(row, ctx);
-          break;
-        case 'writeback':
-          result = await this.writebackStep(row, ctx);
-          break;
-        default:
-          await finishLeased(this.d.db, row.id, this.owner, { status: 'completed' });
-          result = STOP;
+      try {
+        result = await this.runStep(row, ctx, skips++);
+      } catch (error) {
+        // A bug or a database hiccup: count it as an attempt, so a poisoned invoice ends up failed
+        // (visible, retryable by hand) instead of crashing its worker again every lease.
+        const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        this.d.logger.error({ err: error, invoiceId: row.id, shop: row.shop, step: row.step }, 'invoice step failed unexpectedly');
+        result = await this.retryLater(row, invoiceError('unavailable', `internal error (${detail})`), ctx);
       }
     }
     await ctx.flushCalls();
+  }
+
+  private async runStep(row: InvoiceRow, ctx: StepContext, skips: number): Promise<StepResult> {
+    switch (row.step) {
+      case 'send':
+        if (skips > MAX_SKIPS_PER_CLAIM) {
+          return this.retryLater(row, invoiceError('unavailable', 'too many fiscal numbers in a row were already used outside the app'), ctx);
+        }
+        return this.sendStep(row, ctx);
+      case 'pdf':
+        return this.pdfStep(row, ctx);
+      case 'writeback':
+        return this.writebackStep(row, ctx);
+      default:
+        await finishLeased(this.d.db, row.id, this.owner, { status: 'completed' });
+        return STOP;
+    }
   }
 
   // ── send ────────────────────────────────────────────────────────────────────────────────
@@ -298,7 +306,12 @@ export class InvoiceWorker {
     if (pdf.kind === 'not_found') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
 
     const cufe = await extractCufeFromPdf(pdf.pdf);
-    if (!cufe) return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
+    // The number may also have been taken by someone else after our attempt failed: adopt the gateway's
+    // invoice only if its PDF shows this invoice's total.
+    const total = (row.document as GatewayDocument | null)?.totalsSubTotals.totalInvoice;
+    if (!cufe || !total || !(await pdfShowsAmount(pdf.pdf, total))) {
+      return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
+    }
     await storePdf(this.d.db, row.id, pdf.pdf);
     return this.advance(row, 'writeback', {
       cufe,

@@ -15,6 +15,12 @@ export async function extractCufeFromPdf(pdf: Buffer): Promise<string | undefine
   return undefined;
 }
 
+/** Whether the PDF's text shows this amount as the gateway writes it ("66.88"; thousands separators allowed). */
+export async function pdfShowsAmount(pdf: Buffer, amount: string): Promise<boolean> {
+  const text = (await pdfText(pdf).catch(() => '')).replace(/[\s,]/g, '');
+  return new RegExp(`(^|[^0-9.])${amount.replace('.', '\\.')}($|[^0-9])`).test(text);
+}
+
 async function pdfText(pdf: Buffer): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0, isEvalSupported: false }).promise;
