@@ -93,13 +93,13 @@ function roundDiv(num: bigint, den: bigint): number {
 }
 
 /** Split `total` over `weights` proportionally: floors, then one cent each by largest remainder. */
-export function allocate(total: number, weights: number[]): number[] {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  if (sum === 0) return weights.map(() => 0);
+export function allocate(total: number, weights: (number | bigint)[]): number[] {
+  const w = weights.map((x) => BigInt(x));
+  const S = w.reduce((a, b) => a + b, 0n);
+  if (S === 0n) return weights.map(() => 0);
   const T = BigInt(total);
-  const S = BigInt(sum);
-  const floors = weights.map((w) => (T * BigInt(w)) / S);
-  const remainders = weights.map((w, i) => T * BigInt(w) - floors[i]! * S);
+  const floors = w.map((x) => (T * x) / S);
+  const remainders = w.map((x, i) => T * x - floors[i]! * S);
   let left = total - floors.reduce((a, b) => a + Number(b), 0);
   const order = remainders.map((r, i) => ({ r, i })).sort((a, b) => (b.r > a.r ? 1 : b.r < a.r ? -1 : a.i - b.i));
   const out = floors.map(Number);
@@ -151,9 +151,7 @@ function computeTaxes(items: Taxable[], included: boolean, rounding: 'line' | 'o
     const den = exact.reduce((acc, e) => (acc % e.den === 0n ? acc : acc * e.den), 1n);
     const scaled = exact.map((e) => (e.num * den) / e.den);
     const total = roundDiv(scaled.reduce((a, b) => a + b, 0n), den);
-    // Allocate with the exact shares as weights (scaled to integers).
-    const weights = scaled.map((s) => Number(s / (den > 1_000_000n ? den / 1_000_000n : 1n)));
-    const shares = allocate(total, weights.every((w) => w === 0) ? holders.map(() => 1) : weights);
+    const shares = allocate(total, scaled.every((w) => w === 0n) ? holders.map(() => 1) : scaled);
     holders.forEach((h, k) => { h.it.taxes[h.j] = shares[k]!; });
   }
 }
@@ -346,9 +344,13 @@ export function buildOrder(spec: OrderSpec): Json {
     current_total_tax_set: money(current.tax),
     customer_locale: 'es',
     device_id: null,
-    discount_codes: [spec.orderDiscount, ...spec.lines.map((l) => l.discount), ...shippingSpecs.map((s) => s.discount)]
-      .filter((d): d is Discount => d?.code !== undefined)
-      .map((d) => ({ code: d.code, amount: '0.00', type: d.kind === 'fixed' ? 'fixed_amount' : 'percentage' })),
+    discount_codes: applications
+      .map((a, index) => ({ a, index }))
+      .filter(({ a }) => a.code !== undefined)
+      .map(({ a, index }) => {
+        const amount = sum([...lineAllocations, ...shippingAllocations].flat().filter((x) => x.index === index).map((x) => x.amount));
+        return { code: a.code, amount: formatCents(amount), type: a.value_type };
+      }),
     duties_included: false,
     email,
     estimated_taxes: false,

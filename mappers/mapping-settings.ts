@@ -1,0 +1,237 @@
+// How a shop's orders become invoices: the coded values an order cannot supply, the payment-form
+// table, checkout attribute names and what is left out. `mappingSettingsSchema.parse({})` gives the
+// defaults; every message is written for the merchant who typed the value.
+import { z } from 'zod';
+import { formatFraction, parseFraction } from './money.ts';
+import { findLocationByCode } from './panama-locations.ts';
+
+/** A code table: code → what it means (reference/panama-fe.md §3), used for values and messages. */
+type CodeTable = Readonly<Record<string, string>>;
+
+function codeEnum(field: string, table: CodeTable) {
+  // Sorted: integer-like keys ("99") would otherwise come first in object order.
+  const codes = Object.keys(table).sort() as [string, ...string[]];
+  const list = codes.map((c) => `${c} (${table[c]})`).join(', ');
+  return z.enum(codes, { error: `${field} must be one of: ${list}` });
+}
+
+// Reference §3.2–§3.5.
+export const TYPE_EMISSION: CodeTable = {
+  '01': 'prior authorisation, normal',
+  '02': 'prior authorisation, contingency',
+  '03': 'later authorisation, normal',
+  '04': 'later authorisation, contingency',
+};
+export const TYPE_DOCUMENT: CodeTable = {
+  '01': 'internal sale invoice',
+  '02': 'import invoice',
+  '03': 'export invoice',
+  '04': 'credit note referring to invoices',
+  '05': 'debit note referring to invoices',
+  '06': 'generic credit note',
+  '07': 'generic debit note',
+  '08': 'free-zone invoice',
+  '09': 'reimbursement',
+  '10': 'foreign operation invoice',
+};
+export const NATURE_OPERATION: CodeTable = {
+  '01': 'sale',
+  '02': 'export',
+  '03': 're-export',
+  '04': 'sale from a foreign source',
+  '10': 'transfer',
+  '11': 'return',
+  '12': 'consignment',
+  '13': 'remittance',
+  '14': 'free delivery',
+  '20': 'purchase',
+  '21': 'import',
+};
+export const TYPE_OPERATION: CodeTable = { '1': 'sale', '2': 'purchase' };
+export const DESTINATION_OPERATION: CodeTable = { '1': 'Panama', '2': 'abroad' };
+export const FORMAT_CAFE: CodeTable = { '1': 'no printed invoice', '2': 'receipt roll', '3': 'letter-size paper' };
+export const DELIVERY_CAFE: CodeTable = { '1': 'no printed invoice', '2': 'delivered on paper', '3': 'sent electronically' };
+export const SHIPPING_CONTAINER: CodeTable = { '1': 'normal', '2': 'the client exempts the issuer from sending the XML' };
+export const PROCESS_GENERATION: CodeTable = {
+  '1': "the taxpayer's own billing system",
+  '2': 'a contracted third party',
+  '3': 'a free third-party solution',
+  '4': 'the DGI web site',
+  '5': 'the DGI mobile app',
+};
+export const TYPE_SALE: CodeTable = {
+  '1': 'sale in the course of business',
+  '2': 'sale of a fixed asset',
+  '3': 'sale of real estate',
+  '4': 'provision of a service',
+};
+/** Reference §3.10. 09 and 99 are listed by the PAC; 99 needs a description the gateway cannot carry. */
+export const PAYMENT_FORM: CodeTable = {
+  '01': 'credit',
+  '02': 'cash',
+  '03': 'credit card',
+  '04': 'debit card',
+  '05': 'loyalty card',
+  '06': 'voucher',
+  '07': 'gift card',
+  '08': 'bank transfer or deposit',
+  '09': 'cheque',
+  '99': 'other',
+};
+/** Reference §3.9: ITBMS rate code → rate. */
+export const ITBMS_RATE: CodeTable = { '00': '0 %', '01': '7 %', '02': '10 %', '03': '15 %' };
+
+/**
+ * Payment gateway names (lower case, as Shopify writes them in `payment_gateway_names`) → payment form.
+ * Card processors and wallets funded by cards → 03; Shopify's gift cards → 07; cash on delivery and
+ * POS cash → 02; bank deposits, transfers and "manual" (marked as paid by the merchant) → 08. Spanish
+ * names are the manual payment methods Panamanian shops commonly create. A shop's own table is
+ * merged over this one, so a merchant can add names or change any of these.
+ */
+export const DEFAULT_PAYMENT_FORMS: Readonly<Record<string, string>> = {
+  shopify_payments: '03',
+  stripe: '03',
+  paypal: '03',
+  bogus: '03',
+  authorize_net: '03',
+  braintree: '03',
+  adyen: '03',
+  checkout_com: '03',
+  gift_card: '07',
+  'cash on delivery (cod)': '02',
+  cash: '02',
+  'pago contra entrega': '02',
+  efectivo: '02',
+  'bank deposit': '08',
+  manual: '08',
+  'money order': '08',
+  'transferencia bancaria': '08',
+  'depósito bancario': '08',
+  ach: '08',
+  yappy: '08',
+};
+
+const transactionDefaultsSchema = z.object({
+  typeEmission: codeEnum('typeEmission', TYPE_EMISSION).default('01'),
+  typeDocument: codeEnum('typeDocument', TYPE_DOCUMENT).default('01'),
+  natureOperation: codeEnum('natureOperation', NATURE_OPERATION).default('01'),
+  typeOperation: codeEnum('typeOperation', TYPE_OPERATION).default('1'),
+  destinationOperation: codeEnum('destinationOperation', DESTINATION_OPERATION).default('1'),
+  formatCAFE: codeEnum('formatCAFE', FORMAT_CAFE).default('3'),
+  deliveryCAFE: codeEnum('deliveryCAFE', DELIVERY_CAFE).default('3'),
+  shippingContainer: codeEnum('shippingContainer', SHIPPING_CONTAINER).default('1'),
+  processGeneration: codeEnum('processGeneration', PROCESS_GENERATION).default('1'),
+  typeSale: codeEnum('typeSale', TYPE_SALE).default('1'),
+});
+
+const attributeName = (what: string, fallback: string) =>
+  z
+    .string({ error: `the checkout attribute name for ${what} must be text` })
+    .trim()
+    .min(1, `the checkout attribute name for ${what} cannot be empty`)
+    .max(100, `the checkout attribute name for ${what} is too long (100 characters at most)`)
+    .default(fallback);
+
+/** Names of the checkout (cart) attributes a buyer fills in; compared without regard to case. */
+const checkoutAttributesSchema = z.object({
+  ruc: attributeName('the RUC', 'ruc'),
+  dv: attributeName('the RUC check digit', 'dv'),
+  businessName: attributeName('the business name', 'razon_social'),
+  address: attributeName("the taxpayer's address", 'direccion'),
+  /** A location code like 8-8-7 (province-district-corregimiento) chosen by the buyer. */
+  locationCode: attributeName('the location code', 'codigo_ubicacion'),
+});
+
+const paymentFormCode = codeEnum('the payment form', PAYMENT_FORM);
+
+const paymentFormsSchema = z
+  .record(
+    z.string().trim().min(1, 'a payment gateway name cannot be empty'),
+    paymentFormCode,
+    { error: 'paymentForms must map payment gateway names to payment-form codes, e.g. {"yappy": "08"}' },
+  )
+  .optional()
+  .transform((own) => {
+    const table: Record<string, string> = { ...DEFAULT_PAYMENT_FORMS };
+    for (const [name, code] of Object.entries(own ?? {})) table[name.trim().toLowerCase()] = code;
+    return table;
+  });
+
+const taxRateCodesSchema = z
+  .record(z.string(), codeEnum('the ITBMS rate code', ITBMS_RATE), {
+    error: 'taxRateCodes must map Shopify tax rates to ITBMS rate codes, e.g. {"0.085": "01"}',
+  })
+  .default({})
+  .transform((table, ctx) => {
+    const out: Record<string, string> = {};
+    for (const [rate, code] of Object.entries(table)) {
+      const key = normalizeRateKey(rate);
+      if (key === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [rate],
+          message: `"${rate}" is not a tax rate: write it as a decimal between 0 and 1, e.g. 0.085 for 8.5 %`,
+        });
+        continue;
+      }
+      out[key] = code;
+    }
+    return out;
+  });
+
+/** "0.0850" → "0.085"; undefined unless a decimal in [0, 1). */
+export function normalizeRateKey(text: string): string | undefined {
+  const f = /^\s*\d+(\.\d+)?\s*$/.test(text) ? parseFraction(text) : undefined;
+  if (f === undefined || f.num >= f.den) return undefined;
+  return formatFraction(f);
+}
+
+const locationCodeSchema = z
+  .string({ error: 'defaultLocationCode must be text like 8-8-7' })
+  .trim()
+  .refine((code) => findLocationByCode(code) !== undefined, {
+    message: 'defaultLocationCode must be a province-district-corregimiento code of the Panama catalogue, e.g. 8-8-7 (Bella Vista, Panamá)',
+  });
+
+const itemText = (what: string, min: number, max: number) =>
+  z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .min(min, min === 1 ? `${what} cannot be empty` : `${what} must have at least ${min} characters`)
+    .max(max, `${what} must have at most ${max} characters`);
+
+export const mappingSettingsSchema = z.object({
+  /** Coded `dataTransaction` values (reference §3.5 defaults: a normal e-commerce sale in Panama). */
+  transactionDefaults: transactionDefaultsSchema.prefault({}),
+  /** Gateway name → payment-form code, merged over DEFAULT_PAYMENT_FORMS. */
+  paymentForms: paymentFormsSchema,
+  /**
+   * Payment form for a gateway found in neither table. 03 (card) because the payment providers a
+   * Shopify shop installs are almost all card processors; manual methods the merchant names are
+   * added to `paymentForms`. 99 ("other") is avoided: it needs a description the gateway cannot carry.
+   */
+  defaultPaymentForm: paymentFormCode.default('03'),
+  checkoutAttributes: checkoutAttributesSchema.prefault({}),
+  /** Client location when the order gives none: Bella Vista, Panamá, Panamá. */
+  defaultLocationCode: locationCodeSchema.default('8-8-7'),
+  /** Gift-card purchases are not a sale of goods; invoiced only when the shop says so. */
+  includeGiftCards: z.boolean({ error: 'includeGiftCards must be true or false' }).default(false),
+  /** Tips are not a sale of goods; invoiced (as an exempt line) only when the shop says so. */
+  includeTips: z.boolean({ error: 'includeTips must be true or false' }).default(false),
+  /**
+   * Shopify rate (decimal text, e.g. "0.085") → ITBMS code for rates other than 0, 7, 10 and 15 %.
+   * A mapped line is invoiced at the ITBMS rate of its code, with what the buyer paid for it (net plus
+   * Shopify's tax) taken as the tax-inclusive price: the total stays what was paid, the ITBMS is
+   * recomputed at the DGI rate.
+   */
+  taxRateCodes: taxRateCodesSchema,
+  shippingDescription: itemText('shippingDescription', 2, 100).default('Envío'),
+  shippingCode: itemText('shippingCode', 1, 20).default('ENVIO'),
+  tipDescription: itemText('tipDescription', 2, 100).default('Propina'),
+  tipCode: itemText('tipCode', 1, 20).default('PROPINA'),
+});
+
+export type MappingSettings = z.infer<typeof mappingSettingsSchema>;
+export type MappingSettingsInput = z.input<typeof mappingSettingsSchema>;
+
+export const defaultMappingSettings: MappingSettings = mappingSettingsSchema.parse({});
