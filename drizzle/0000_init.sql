@@ -90,6 +90,16 @@ CREATE TABLE "invoices" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "reconcile_sweeps" (
+	"shop" text PRIMARY KEY NOT NULL,
+	"lease_owner" text,
+	"lease_until" timestamp with time zone,
+	"last_started_at" timestamp with time zone,
+	"last_finished_at" timestamp with time zone,
+	"last_enqueued" integer DEFAULT 0 NOT NULL,
+	"last_error" text
+);
+--> statement-breakpoint
 CREATE TABLE "sessions" (
 	"id" text PRIMARY KEY NOT NULL,
 	"shop" text NOT NULL,
@@ -136,11 +146,15 @@ CREATE TABLE "webhook_deliveries" (
 );
 --> statement-breakpoint
 ALTER TABLE "invoice_pdfs" ADD CONSTRAINT "invoice_pdfs_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reconcile_sweeps" ADD CONSTRAINT "reconcile_sweeps_shop_shops_shop_fk" FOREIGN KEY ("shop") REFERENCES "public"."shops"("shop") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "gateway_calls_invoice_idx" ON "gateway_calls" USING btree ("invoice_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "invoices_shop_order_doc_uq" ON "invoices" USING btree ("shop","order_gid","document_type");--> statement-breakpoint
 CREATE INDEX "invoices_due_idx" ON "invoices" USING btree ("status","next_attempt_at");--> statement-breakpoint
 CREATE INDEX "invoices_shop_created_idx" ON "invoices" USING btree ("shop","created_at");--> statement-breakpoint
 CREATE INDEX "invoices_shop_status_idx" ON "invoices" USING btree ("shop","status");--> statement-breakpoint
+CREATE INDEX "invoices_shop_order_name_idx" ON "invoices" USING btree ("shop","order_name");--> statement-breakpoint
+CREATE INDEX "invoices_shop_fiscal_number_idx" ON "invoices" USING btree ("shop","fiscal_number");--> statement-breakpoint
 CREATE UNIQUE INDEX "invoices_fiscal_number_uq" ON "invoices" USING btree ("shop","branch_code","billing_point","document_type","fiscal_number");--> statement-breakpoint
 CREATE INDEX "sessions_shop_idx" ON "sessions" USING btree ("shop");--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_shop_idx" ON "webhook_deliveries" USING btree ("shop","received_at");
+CREATE INDEX "webhook_deliveries_shop_idx" ON "webhook_deliveries" USING btree ("shop","received_at");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_order_idx" ON "webhook_deliveries" USING btree ("shop","order_gid");

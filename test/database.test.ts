@@ -25,6 +25,7 @@ describe.each(testDatabases)('database on $name', (target) => {
       'gateway_calls',
       'invoice_pdfs',
       'invoices',
+      'reconcile_sweeps',
       'sessions',
       'shops',
       'webhook_deliveries',

@@ -123,6 +123,9 @@ export const invoices = pgTable(
     index('invoices_due_idx').on(t.status, t.nextAttemptAt),
     index('invoices_shop_created_idx').on(t.shop, t.createdAt),
     index('invoices_shop_status_idx').on(t.shop, t.status),
+    // The admin's search box looks invoices up by order name or fiscal number within the shop.
+    index('invoices_shop_order_name_idx').on(t.shop, t.orderName),
+    index('invoices_shop_fiscal_number_idx').on(t.shop, t.fiscalNumber),
     uniqueIndex('invoices_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.documentType, t.fiscalNumber),
   ],
 );
@@ -178,7 +181,11 @@ export const webhookDeliveries = pgTable(
     outcome: text('outcome').notNull(),
     receivedAt: tstz('received_at').notNull().defaultNow(),
   },
-  (t) => [index('webhook_deliveries_shop_idx').on(t.shop, t.receivedAt)],
+  (t) => [
+    index('webhook_deliveries_shop_idx').on(t.shop, t.receivedAt),
+    // The reconciliation sweep looks up the deliveries of a page of orders.
+    index('webhook_deliveries_order_idx').on(t.shop, t.orderGid),
+  ],
 );
 
 /** One row per gateway call, secrets removed. */
@@ -200,6 +207,23 @@ export const gatewayCalls = pgTable(
   (t) => [index('gateway_calls_invoice_idx').on(t.invoiceId, t.createdAt)],
 );
 
+/**
+ * The reconciliation sweep's lease per shop: one sweep per shop at a time across processes, and not
+ * again before the interval has passed (several processes share the work). Nothing personal here.
+ */
+export const reconcileSweeps = pgTable('reconcile_sweeps', {
+  shop: text('shop')
+    .primaryKey()
+    .references(() => shops.shop, { onDelete: 'cascade' }),
+  leaseOwner: text('lease_owner'),
+  leaseUntil: tstz('lease_until'),
+  lastStartedAt: tstz('last_started_at'),
+  lastFinishedAt: tstz('last_finished_at'),
+  /** Orders the last finished sweep enqueued, and why it stopped early (if it did). */
+  lastEnqueued: integer('last_enqueued').notNull().default(0),
+  lastError: text('last_error'),
+});
+
 /** Privacy requests (customers/data_request, customers/redact, shop/redact) and what we did. */
 export const complianceRequests = pgTable('compliance_requests', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -220,4 +244,5 @@ export const schema = {
   webhookDeliveries,
   gatewayCalls,
   complianceRequests,
+  reconcileSweeps,
 };

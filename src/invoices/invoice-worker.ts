@@ -55,6 +55,8 @@ export interface InvoiceWorkerDeps {
   options: WorkerOptions;
   now?: () => Date;
   random?: () => number;
+  /** Sees every gateway call too (metrics). */
+  onGatewayCall?: (call: GatewayCallRecord) => void;
 }
 
 /** What one step did: go on to the next step with this row, or stop (the row is saved and released). */
@@ -238,7 +240,14 @@ export class InvoiceWorker {
     let current = row;
     if (current.fiscalNumber === null) {
       const dryRun = map(current, 1);
-      if (!dryRun.ok) return this.needsAttention(current, invoiceError('mapping', summarizeProblems(dryRun.problems)), dryRun.problems);
+      if (!dryRun.ok) {
+        // Only gift cards or tips (left out by the settings): there is no sale to invoice.
+        if (dryRun.problems.every((p) => p.code === 'nothing_to_invoice')) {
+          await finishLeased(this.d.db, current.id, this.owner, { status: 'skipped', lastErrorKind: null, lastErrorMessage: summarizeProblems(dryRun.problems), problems: dryRun.problems });
+          return STOP;
+        }
+        return this.needsAttention(current, invoiceError('mapping', summarizeProblems(dryRun.problems)), dryRun.problems);
+      }
       const reserved = await reserveFiscalNumber(this.d.db, current, this.owner, this.o.leaseMs, {
         branchCode: shop.settings.branchCode,
         billingPoint: shop.settings.billingPoint,
@@ -445,7 +454,13 @@ export class InvoiceWorker {
   }
 
   gatewayFor(onCall: (c: GatewayCallRecord) => void): GatewayClient {
-    return createGatewayClient({ ...this.d.gateway, onCall });
+    return createGatewayClient({
+      ...this.d.gateway,
+      onCall: (c) => {
+        onCall(c);
+        this.d.onGatewayCall?.(c);
+      },
+    });
   }
 
   get db(): Db {

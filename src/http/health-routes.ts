@@ -1,0 +1,165 @@
+// GET /healthz for load balancers and orchestrators, GET /metrics for Prometheus.
+// Database-derived values (invoices by state, queue, deliveries) are counted at scrape time and are the same
+// from every process sharing the database: aggregate them with max(), not sum(), across instances.
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { Router } from 'express';
+import type { Db } from '../db/database.ts';
+import { invoices, shops, webhookDeliveries } from '../db/schema.ts';
+import type { InvoiceWorker } from '../invoices/invoice-worker.ts';
+import { type AppMetrics, PROMETHEUS_CONTENT_TYPE } from '../metrics.ts';
+
+export interface HealthDeps {
+  db: Db;
+  worker: Pick<InvoiceWorker, 'lastTickAt' | 'busy'>;
+  workerEnabled: boolean;
+  /** The worker's poll interval: no tick for 10 of them means the loop is stuck. */
+  pollMs: number;
+  metrics: AppMetrics;
+  /** A database query slower than this counts as unreachable. Default 2 s. */
+  databaseTimeoutMs?: number;
+  now?: () => number;
+}
+
+export interface QueueStats {
+  /** Invoices the worker may take now (pending, due, shop enabled, installed and not paused). */
+  due: number;
+  /** How long the longest-waiting due invoice has been due, in seconds (0 when none). */
+  oldestDueAgeSeconds: number;
+}
+
+export interface WorkerHealth {
+  enabled: boolean;
+  /** Enabled and ticked within 10 poll intervals; null when the worker is disabled in this process. */
+  alive: boolean | null;
+  lastTickAgoMs: number | null;
+  busy: number;
+}
+
+class TimeoutError extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Same conditions as claiming (minus the lease): waiting for the worker, not for a person or a setting. */
+export async function queueStats(db: Db): Promise<QueueStats> {
+  const [row] = await db
+    .select({
+      due: sql<number>`count(*)::int`,
+      oldest: sql<number | null>`extract(epoch from (now() - min(${invoices.nextAttemptAt})))::float8`,
+    })
+    .from(invoices)
+    .innerJoin(shops, eq(shops.shop, invoices.shop))
+    .where(
+      and(
+        eq(invoices.status, 'pending'),
+        lte(invoices.nextAttemptAt, sql`now()`),
+        eq(shops.enabled, true),
+        eq(shops.installed, true),
+        isNull(shops.pausedReason),
+      ),
+    );
+  const oldest = row?.oldest === null || row?.oldest === undefined ? 0 : Math.max(0, Number(row.oldest));
+  return { due: Number(row?.due ?? 0), oldestDueAgeSeconds: Math.round(oldest * 1000) / 1000 };
+}
+
+export function workerHealth(deps: Pick<HealthDeps, 'worker' | 'workerEnabled' | 'pollMs'>, now: number, startedAt: number): WorkerHealth {
+  const lastTick = deps.worker.lastTickAt?.getTime();
+  const lastTickAgoMs = lastTick === undefined ? null : Math.max(0, now - lastTick);
+  // Before the first tick, count from start-up: the server listens a moment before the worker starts.
+  const sinceTick = now - (lastTick ?? startedAt);
+  return {
+    enabled: deps.workerEnabled,
+    alive: deps.workerEnabled ? sinceTick <= 10 * deps.pollMs : null,
+    lastTickAgoMs,
+    busy: deps.worker.busy,
+  };
+}
+
+export function healthRoutes(deps: HealthDeps): Router {
+  const now = deps.now ?? Date.now;
+  const startedAt = now();
+  const timeoutMs = deps.databaseTimeoutMs ?? 2_000;
+  const db = <T>(query: Promise<T>) => withTimeout(query, timeoutMs);
+  registerDatabaseMetrics(deps, db, () => workerHealth(deps, now(), startedAt));
+
+  const router = Router();
+
+  router.get('/healthz', async (_req, res) => {
+    let database: 'ok' | 'unreachable' | 'timeout' = 'ok';
+    try {
+      await db(deps.db.execute(sql`select 1`));
+    } catch (error) {
+      // The reason stays out of the answer: a driver message may name hosts or users.
+      database = error instanceof TimeoutError ? 'timeout' : 'unreachable';
+    }
+    let queue: QueueStats | null = null;
+    if (database === 'ok') queue = await db(queueStats(deps.db)).catch(() => null);
+    const worker = workerHealth(deps, now(), startedAt);
+    const failing = [...(database === 'ok' ? [] : ['database']), ...(worker.alive === false ? ['worker'] : [])];
+    res.set('Cache-Control', 'no-store');
+    res.status(failing.length === 0 ? 200 : 503).json({
+      status: failing.length === 0 ? 'ok' : 'fail',
+      ...(failing.length > 0 ? { failing } : {}),
+      database,
+      worker,
+      // Reported, never failing: a long queue is a reason to look, not to restart the process.
+      queue,
+    });
+  });
+
+  router.get('/metrics', async (_req, res) => {
+    const text = await deps.metrics.registry.render();
+    res.set('Cache-Control', 'no-store');
+    res.type(PROMETHEUS_CONTENT_TYPE).send(text);
+  });
+
+  return router;
+}
+
+function registerDatabaseMetrics(deps: HealthDeps, db: <T>(q: Promise<T>) => Promise<T>, worker: () => WorkerHealth): void {
+  const r = deps.metrics.registry;
+
+  r.collectedCounter('fe_webhook_deliveries_total', 'Webhook deliveries on record (all processes), by topic and outcome.', async () => {
+    const rows = await db(
+      deps.db
+        .select({ topic: webhookDeliveries.topic, outcome: webhookDeliveries.outcome, n: sql<number>`count(*)::int` })
+        .from(webhookDeliveries)
+        // The sweep's enqueues are recorded like deliveries but are counted by fe_sweep_enqueued_total.
+        .where(sql`${webhookDeliveries.webhookId} not like 'sweep-%'`)
+        .groupBy(webhookDeliveries.topic, webhookDeliveries.outcome),
+    );
+    return rows.map((row) => ({ labels: { topic: row.topic, outcome: row.outcome }, value: Number(row.n) }));
+  });
+
+  r.collectedGauge('fe_invoices', 'Invoices (all processes) by status and next step.', async () => {
+    const rows = await db(
+      deps.db
+        .select({ status: invoices.status, step: invoices.step, n: sql<number>`count(*)::int` })
+        .from(invoices)
+        .groupBy(invoices.status, invoices.step),
+    );
+    return rows.map((row) => ({ labels: { status: row.status, step: row.step }, value: Number(row.n) }));
+  });
+
+  // One query feeds both queue gauges; the second reads the first's answer within the same scrape.
+  let pending: Promise<QueueStats> | undefined;
+  const stats = () => {
+    pending ??= db(queueStats(deps.db)).finally(() => setImmediate(() => (pending = undefined)));
+    return pending;
+  };
+  r.collectedGauge('fe_queue_depth', 'Invoices due for the worker now (shops enabled and not paused).', async () => [{ labels: {}, value: (await stats()).due }]);
+  r.collectedGauge('fe_queue_oldest_age_seconds', 'Seconds the longest-waiting due invoice has been due (0 when none).', async () => [
+    { labels: {}, value: (await stats()).oldestDueAgeSeconds },
+  ]);
+
+  r.collectedGauge('fe_worker_busy', 'Invoices this process is working on.', () => [{ labels: {}, value: worker().busy }]);
+  r.collectedGauge('fe_worker_last_tick_age_seconds', "Seconds since this process's worker last looked for work (absent when disabled).", () => {
+    const w = worker();
+    return w.enabled && w.lastTickAgoMs !== null ? [{ labels: {}, value: w.lastTickAgoMs / 1000 }] : [];
+  });
+}

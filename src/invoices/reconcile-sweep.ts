@@ -1,0 +1,400 @@
+// Reconciliation sweep: Shopify delivers webhooks at least once *if all goes well*; a delivery can still be
+// lost. Periodically, for every installed and enabled shop, list the orders paid in a recent window through
+// Admin GraphQL and enqueue those that have no invoice yet, through the same intake path as orders/paid.
+//
+// Window on `updated_at`, not `created_at`: an order created days ago and paid today (payment terms, bank
+// transfer, manual capture) is updated when it is paid, so it is in the window when its orders/paid was due.
+// Orders merely edited come back too; they already have an invoice and cost one indexed lookup per page.
+// Orders created before the app was installed are never swept: they may have been invoiced another way.
+import { randomUUID } from 'node:crypto';
+import { abstractFetch } from '@shopify/shopify-api/runtime';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { orderIdentityFrom } from '../../webhooks/orders-paid.ts';
+import type { Db } from '../db/database.ts';
+import { invoices, reconcileSweeps, shops, webhookDeliveries } from '../db/schema.ts';
+import type { Logger } from '../logger.ts';
+import type { AppMetrics } from '../metrics.ts';
+import type { OfflineSessions, ShopifyAdmin } from '../shopify/admin-client.ts';
+import type { IntakeBatcher } from './intake-batcher.ts';
+
+export interface SweepDeps {
+  db: Db;
+  admin: Pick<ShopifyAdmin, 'graphql'>;
+  /** The access token for the REST order read (the same sessions the Admin GraphQL client uses). */
+  sessions: OfflineSessions;
+  intake: Pick<IntakeBatcher, 'enqueue'>;
+  /** Admin API version for the REST read, e.g. '2026-10'. */
+  apiVersion: string;
+  windowHours: number;
+  logger: Logger;
+  /** Who holds a shop's sweep lease (the worker's id is fine). */
+  owner: string;
+  /** Tell the worker there is work (same process). */
+  onStored?: () => void;
+  metrics?: Pick<AppMetrics, 'recordSweep'>;
+  now?: () => Date;
+  /** Default: the Shopify library's fetch, so a configured Admin API origin (simulator) answers. */
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  /** Lease per shop, extended after each page. Default 10 minutes. */
+  leaseMs?: number;
+}
+
+export interface SweepOptions {
+  /** Skip a shop whose last sweep (by any process) started less than this long ago. Default 0. */
+  minIntervalMs?: number;
+  /** Only these shops (CLI); default every installed and enabled shop. */
+  shops?: readonly string[];
+}
+
+export interface ShopSweepResult {
+  shop: string;
+  /** busy: another sweep holds the shop, or swept it within the interval. */
+  outcome: 'swept' | 'busy' | 'failed';
+  /** Paid orders Shopify listed in the window. */
+  listed: number;
+  /** Of those, without an invoice (and not refused by the intake while the shop was off). */
+  missing: number;
+  enqueued: number;
+  /** A webhook stored the order between our lookup and our insert. */
+  duplicates: number;
+  /** Orders that could not be read or are not orders (left for the next sweep). */
+  skipped: number;
+  error?: string;
+}
+
+export interface SweepSummary {
+  shops: ShopSweepResult[];
+  enqueued: number;
+  failedShops: number;
+  durationMs: number;
+}
+
+export const PAGE_SIZE = 100;
+/** A cursor bug must not loop forever: 500 pages is 50 000 orders in the window. */
+const MAX_PAGES = 500;
+const DEFAULT_LEASE_MS = 10 * 60_000;
+const REST_ATTEMPTS = 3;
+const REST_TIMEOUT_MS = 15_000;
+
+/** Outcomes the webhook intake records when it deliberately does not invoice: the sweep respects them. */
+const NOT_PROCESSED_OUTCOMES = ['shop_not_installed', 'shop_not_enabled'];
+
+export const RECONCILE_ORDERS_QUERY = `query ReconcilePaidOrders($first: Int!, $after: String, $query: String!) {
+  orders(first: $first, after: $after, query: $query) {
+    edges { cursor node { id name createdAt } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+const ordersPage = z.object({
+  orders: z.object({
+    edges: z.array(z.object({ node: z.object({ id: z.string(), name: z.string().nullish(), createdAt: z.string() }) })),
+    pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
+  }),
+});
+type ListedOrder = z.infer<typeof ordersPage>['orders']['edges'][number]['node'];
+
+/** Shopify search syntax: quoted because the timestamp holds colons. */
+export function sweepSearchQuery(windowStart: Date): string {
+  return `financial_status:paid updated_at:>='${windowStart.toISOString().replace(/\.\d{3}Z$/, 'Z')}'`;
+}
+
+/** Orders of a page created after the shop installed the app (earlier ones are not ours to invoice). */
+export function ordersSinceInstall(orders: readonly ListedOrder[], installedAt: Date): ListedOrder[] {
+  return orders.filter((o) => {
+    const created = Date.parse(o.createdAt);
+    return !Number.isNaN(created) && created >= installedAt.getTime();
+  });
+}
+
+/**
+ * The order object's text from a REST answer `{"order":{…}}`, byte for byte when the answer has that shape
+ * (like the webhook intake, the snapshot is stored without a JS round trip, so big integers stay exact).
+ */
+export function rawOrderText(body: string, parsedOrder: unknown): string {
+  const inner = /^\s*\{\s*"order"\s*:\s*([\s\S]*?)\s*\}\s*$/.exec(body)?.[1];
+  if (inner !== undefined) {
+    try {
+      const reparsed: unknown = JSON.parse(inner);
+      if (typeof reparsed === 'object' && reparsed !== null && !Array.isArray(reparsed)) return inner;
+    } catch {
+      // Not the plain wrapper: fall back to the parsed object.
+    }
+  }
+  return JSON.stringify(parsedOrder);
+}
+
+/** One pass over the shops. Safe to run from several processes: each shop is swept under a lease. */
+export async function runSweepOnce(deps: SweepDeps, options: SweepOptions = {}): Promise<SweepSummary> {
+  const started = Date.now();
+  const now = deps.now ?? (() => new Date());
+  const rows = await deps.db
+    .select({ shop: shops.shop, installedAt: shops.installedAt })
+    .from(shops)
+    .where(and(eq(shops.installed, true), eq(shops.enabled, true), options.shops ? inArray(shops.shop, [...options.shops]) : undefined))
+    .orderBy(shops.shop);
+
+  const results: ShopSweepResult[] = [];
+  for (const row of rows) {
+    results.push(await sweepShopUnderLease(deps, row.shop, row.installedAt, now(), options.minIntervalMs ?? 0));
+  }
+  const summary: SweepSummary = {
+    shops: results,
+    enqueued: results.reduce((n, r) => n + r.enqueued, 0),
+    failedShops: results.filter((r) => r.outcome === 'failed').length,
+    durationMs: Date.now() - started,
+  };
+  deps.metrics?.recordSweep(summary);
+  deps.logger.info(
+    {
+      shops: results.length,
+      swept: results.filter((r) => r.outcome === 'swept').length,
+      busy: results.filter((r) => r.outcome === 'busy').length,
+      failed: summary.failedShops,
+      listed: results.reduce((n, r) => n + r.listed, 0),
+      missing: results.reduce((n, r) => n + r.missing, 0),
+      enqueued: summary.enqueued,
+      skipped: results.reduce((n, r) => n + r.skipped, 0),
+      windowHours: deps.windowHours,
+      durationMs: summary.durationMs,
+    },
+    'reconciliation sweep finished',
+  );
+  return summary;
+}
+
+async function sweepShopUnderLease(deps: SweepDeps, shop: string, installedAt: Date, at: Date, minIntervalMs: number): Promise<ShopSweepResult> {
+  const empty: ShopSweepResult = { shop, outcome: 'busy', listed: 0, missing: 0, enqueued: 0, duplicates: 0, skipped: 0 };
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  let claimed: boolean;
+  try {
+    claimed = await claimShopLease(deps.db, shop, deps.owner, leaseMs, minIntervalMs);
+  } catch (error) {
+    return { ...empty, outcome: 'failed', error: errorText(error) };
+  }
+  if (!claimed) return empty;
+
+  let result: ShopSweepResult;
+  try {
+    result = await sweepShop(deps, shop, installedAt, at, leaseMs);
+  } catch (error) {
+    result = { ...empty, outcome: 'failed', error: errorText(error) };
+  }
+  if (result.outcome === 'failed') deps.logger.warn({ shop, error: result.error }, 'reconciliation sweep: shop not finished; next sweep retries');
+  try {
+    await releaseShopLease(deps.db, shop, deps.owner, result);
+  } catch (error) {
+    // The lease runs out by itself.
+    deps.logger.warn({ shop, err: error }, 'reconciliation sweep: could not release the lease');
+  }
+  return result;
+}
+
+async function sweepShop(deps: SweepDeps, shop: string, installedAt: Date, at: Date, leaseMs: number): Promise<ShopSweepResult> {
+  const result: ShopSweepResult = { shop, outcome: 'swept', listed: 0, missing: 0, enqueued: 0, duplicates: 0, skipped: 0 };
+  const query = sweepSearchQuery(new Date(at.getTime() - deps.windowHours * 3_600_000));
+  let after: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await deps.admin.graphql<unknown>(shop, RECONCILE_ORDERS_QUERY, { first: PAGE_SIZE, after: after ?? null, query });
+    if (!answer.ok) return { ...result, outcome: 'failed', error: `listing paid orders: ${answer.message}` };
+    const parsed = ordersPage.safeParse(answer.data);
+    if (!parsed.success) return { ...result, outcome: 'failed', error: 'listing paid orders: unexpected answer shape' };
+    const listed = parsed.data.orders.edges.map((e) => e.node);
+    result.listed += listed.length;
+
+    const missing = await withoutInvoice(deps.db, shop, ordersSinceInstall(listed, installedAt));
+    result.missing += missing.length;
+    for (const order of missing) {
+      const outcome = await enqueueFromShopify(deps, shop, order);
+      if (outcome.kind === 'failed') return { ...result, outcome: 'failed', error: outcome.message };
+      if (outcome.kind === 'skipped') result.skipped++;
+      else if (outcome.kind === 'stored') result.enqueued++;
+      else result.duplicates++;
+    }
+
+    const { hasNextPage, endCursor } = parsed.data.orders.pageInfo;
+    if (!hasNextPage || !endCursor) return result;
+    after = endCursor;
+    if (!(await extendShopLease(deps.db, shop, deps.owner, leaseMs))) return { ...result, outcome: 'failed', error: 'lease lost (the sweep took longer than its lease)' };
+  }
+  return { ...result, outcome: 'failed', error: `more than ${MAX_PAGES} pages of paid orders` };
+}
+
+/** The listed orders with no invoice row and no delivery the intake refused (one query per page). */
+async function withoutInvoice(db: Db, shop: string, orders: readonly ListedOrder[]): Promise<ListedOrder[]> {
+  if (orders.length === 0) return [];
+  const gids = orders.map((o) => o.id);
+  const known = await db
+    .select({ orderGid: sql<string>`${invoices.orderGid}` })
+    .from(invoices)
+    .where(and(eq(invoices.shop, shop), inArray(invoices.orderGid, gids)))
+    .union(
+      db
+        .select({ orderGid: sql<string>`${webhookDeliveries.orderGid}` })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.shop, shop), inArray(webhookDeliveries.orderGid, gids), inArray(webhookDeliveries.outcome, NOT_PROCESSED_OUTCOMES))),
+    );
+  const have = new Set(known.map((k) => k.orderGid));
+  return orders.filter((o) => !have.has(o.id));
+}
+
+type EnqueueOutcome = { kind: 'stored' | 'duplicate' | 'skipped' } | { kind: 'failed'; message: string };
+
+async function enqueueFromShopify(deps: SweepDeps, shop: string, order: ListedOrder): Promise<EnqueueOutcome> {
+  const fetched = await fetchRestOrder(deps, shop, order.id);
+  if (fetched.kind === 'not_found') {
+    deps.logger.warn({ shop, orderGid: order.id }, 'reconciliation sweep: listed order not found over REST; skipped');
+    return { kind: 'skipped' };
+  }
+  if (fetched.kind === 'failed') return fetched;
+  const invoice = orderIdentityFrom(fetched.order, shop, fetched.raw);
+  if (typeof invoice === 'string') {
+    deps.logger.warn({ shop, orderGid: order.id, problem: invoice }, 'reconciliation sweep: order not usable; skipped');
+    return { kind: 'skipped' };
+  }
+  // Same path as a webhook: an order stored by a webhook meanwhile comes back as a duplicate, no second row.
+  const outcome = await deps.intake.enqueue(invoice, { webhookId: `sweep-${randomUUID()}`, eventId: undefined, topic: 'orders/paid', triggeredAt: undefined });
+  if (outcome === 'stored') {
+    deps.logger.info({ shop, order: invoice.orderName, orderGid: invoice.orderGid }, 'reconciliation sweep: paid order had no invoice (webhook not received); enqueued');
+    deps.onStored?.();
+  }
+  return { kind: outcome };
+}
+
+type RestOrder = { kind: 'ok'; order: unknown; raw: string } | { kind: 'not_found' } | { kind: 'failed'; message: string };
+
+/** GET /admin/api/<version>/orders/<id>.json with the shop's offline token, a few tries on 429/5xx/network. */
+async function fetchRestOrder(deps: SweepDeps, shop: string, orderGid: string): Promise<RestOrder> {
+  const id = /^gid:\/\/shopify\/Order\/(\d+)$/.exec(orderGid)?.[1];
+  if (!id) return { kind: 'not_found' };
+  const doFetch = deps.fetch ?? ((input: string | URL | Request, init?: RequestInit) => abstractFetch(input, init));
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const url = `https://${shop}/admin/api/${deps.apiVersion}/orders/${id}.json`;
+  let last = 'not attempted';
+  for (let attempt = 1; attempt <= REST_ATTEMPTS; attempt++) {
+    const session = await deps.sessions.get(shop);
+    if (!session?.accessToken) return { kind: 'failed', message: `no Shopify access for ${shop}` };
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        headers: { 'X-Shopify-Access-Token': session.accessToken, Accept: 'application/json' },
+        signal: AbortSignal.timeout(REST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      last = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? 'Shopify did not answer in time' : 'network error reaching Shopify';
+      if (attempt < REST_ATTEMPTS) await sleep(500 * 2 ** (attempt - 1));
+      continue;
+    }
+    const text = await response.text();
+    if (response.status === 200) {
+      try {
+        const body = JSON.parse(text) as { order?: unknown };
+        if (typeof body.order !== 'object' || body.order === null) return { kind: 'failed', message: `REST order ${id}: answer has no order` };
+        return { kind: 'ok', order: body.order, raw: rawOrderText(text, body.order) };
+      } catch {
+        return { kind: 'failed', message: `REST order ${id}: answer is not JSON` };
+      }
+    }
+    if (response.status === 404) return { kind: 'not_found' };
+    last = `REST order ${id}: HTTP ${response.status}`;
+    if (response.status === 401) {
+      await deps.sessions.invalidate?.(shop);
+      return { kind: 'failed', message: last };
+    }
+    if (response.status !== 429 && response.status < 500) return { kind: 'failed', message: last };
+    if (attempt < REST_ATTEMPTS) await sleep(retryAfterMs(response.headers.get('retry-after')) ?? 500 * 2 ** (attempt - 1));
+  }
+  return { kind: 'failed', message: last };
+}
+
+/** Retry-After in seconds, capped: a sweep waits a little, not for minutes (the next sweep comes anyway). */
+export function retryAfterMs(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 10) * 1000 : undefined;
+}
+
+// ── the per-shop lease ──
+
+/** Take the shop's sweep lease if nobody holds it and (with minIntervalMs) nobody swept it that recently. */
+async function claimShopLease(db: Db, shop: string, owner: string, leaseMs: number, minIntervalMs: number): Promise<boolean> {
+  const claimed = await db
+    .insert(reconcileSweeps)
+    .values({ shop, leaseOwner: owner, leaseUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`, lastStartedAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: reconcileSweeps.shop,
+      set: { leaseOwner: owner, leaseUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`, lastStartedAt: sql`now()` },
+      setWhere: sql`(${reconcileSweeps.leaseUntil} is null or ${reconcileSweeps.leaseUntil} <= now())
+        and (${reconcileSweeps.lastStartedAt} is null or ${reconcileSweeps.lastStartedAt} <= now() - ${minIntervalMs} * interval '1 millisecond')`,
+    })
+    .returning({ shop: reconcileSweeps.shop });
+  return claimed.length === 1;
+}
+
+async function extendShopLease(db: Db, shop: string, owner: string, leaseMs: number): Promise<boolean> {
+  const rows = await db
+    .update(reconcileSweeps)
+    .set({ leaseUntil: sql`now() + ${leaseMs} * interval '1 millisecond'` })
+    .where(and(eq(reconcileSweeps.shop, shop), eq(reconcileSweeps.leaseOwner, owner)))
+    .returning({ shop: reconcileSweeps.shop });
+  return rows.length === 1;
+}
+
+async function releaseShopLease(db: Db, shop: string, owner: string, result: ShopSweepResult): Promise<void> {
+  await db
+    .update(reconcileSweeps)
+    .set({ leaseOwner: null, leaseUntil: null, lastFinishedAt: sql`now()`, lastEnqueued: result.enqueued, lastError: result.error ?? null })
+    .where(and(eq(reconcileSweeps.shop, shop), eq(reconcileSweeps.leaseOwner, owner)));
+}
+
+function errorText(error: unknown): string {
+  // First line only: database errors carry query parameters after it.
+  return error instanceof Error ? (error.message.split('\n')[0] ?? error.name).slice(0, 300) : 'unknown error';
+}
+
+// ── in-process scheduling ──
+
+/**
+ * Runs the sweep every `intervalMs` (timer unref'd, first run one interval after start) and on demand;
+ * one sweep at a time in this process: a request while one runs gets that run's result.
+ */
+export class ReconcileSweeper {
+  private readonly deps: SweepDeps;
+  private readonly intervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<SweepSummary> | undefined;
+
+  constructor(deps: SweepDeps, options: { intervalMs: number }) {
+    this.deps = deps;
+    this.intervalMs = options.intervalMs;
+  }
+
+  start(): void {
+    if (this.timer || this.intervalMs <= 0) return;
+    this.timer = setInterval(() => {
+      // Timer runs skip shops another process swept within most of the interval (timers drift a little).
+      this.runOnce({ minIntervalMs: Math.floor(this.intervalMs * 0.9) }).catch((error: unknown) =>
+        this.deps.logger.error({ err: error }, 'reconciliation sweep failed'),
+      );
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  runOnce(options: SweepOptions = {}): Promise<SweepSummary> {
+    if (this.running) return this.running;
+    const run = runSweepOnce(this.deps, options).finally(() => {
+      this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
+  /** Stop the timer and wait for a sweep in progress. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,307 @@
+// /healthz and /metrics: the app's own answers on loopback, and the hand-written Prometheus exposition.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { invoices } from '../src/db/schema.ts';
+import { healthRoutes } from '../src/http/health-routes.ts';
+import { MetricsRegistry, createAppMetrics, escapeLabelValue } from '../src/metrics.ts';
+import { testDatabases } from './support/databases.ts';
+import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { makePaidOrder } from './support/order-factory.ts';
+
+const SHOP = 'tienda-salud.myshopify.com';
+
+const COMMENT = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*)$/;
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
+
+/** Exposition format 0.0.4: each line a HELP/TYPE comment or a sample; TYPE once per metric, before its samples. */
+function checkExposition(text: string): Map<string, string> {
+  expect(text.endsWith('\n')).toBe(true);
+  const types = new Map<string, string>();
+  for (const line of text.slice(0, -1).split('\n')) {
+    const comment = COMMENT.exec(line);
+    if (comment) {
+      if (comment[1] === 'TYPE') {
+        expect(types.has(comment[2]!), `TYPE ${comment[2]} twice`).toBe(false);
+        expect(['counter', 'gauge', 'histogram']).toContain(comment[3]);
+        types.set(comment[2]!, comment[3]!);
+      }
+      continue;
+    }
+    const sample = SAMPLE.exec(line);
+    expect(sample, `not a sample line: ${line}`).not.toBeNull();
+    const name = sample![1]!;
+    const family = types.get(name) ? name : name.replace(/_(bucket|sum|count)$/, '');
+    expect(types.has(family), `${name} sampled before its TYPE`).toBe(true);
+  }
+  return types;
+}
+
+async function get(url: string): Promise<{ status: number; body: unknown; text: string; type: string | null }> {
+  const response = await fetch(url);
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, body, text, type: response.headers.get('content-type') };
+}
+
+describe('metrics registry', () => {
+  it('renders counters, histograms with cumulative buckets, and escaped label values', async () => {
+    const registry = new MetricsRegistry();
+    const c = registry.counter('x_total', 'Things.\nSecond line with \\ backslash.');
+    c.inc({ path: 'a"b\\c\nd' }, 2);
+    c.inc({ path: 'a"b\\c\nd' });
+    const hist = registry.histogram('x_seconds', 'Durations.', [0.1, 1, 0.5]);
+    for (const v of [0.05, 0.1, 0.7, 3]) hist.observe({ op: 'Send' }, v);
+    registry.collectedGauge('x_rows', 'Rows.', () => [{ labels: { s: 'ok' }, value: 7 }]);
+    registry.collectedGauge('x_broken', 'Broken.', () => {
+      throw new Error('down');
+    });
+
+    const text = await registry.render();
+    expect(text).toBe(
+      [
+        '# HELP x_total Things.\\nSecond line with \\\\ backslash.',
+        '# TYPE x_total counter',
+        'x_total{path="a\\"b\\\\c\\nd"} 3',
+        '# HELP x_seconds Durations.',
+        '# TYPE x_seconds histogram',
+        'x_seconds_bucket{op="Send",le="0.1"} 2',
+        'x_seconds_bucket{op="Send",le="0.5"} 2',
+        'x_seconds_bucket{op="Send",le="1"} 3',
+        'x_seconds_bucket{op="Send",le="+Inf"} 4',
+        'x_seconds_sum{op="Send"} 3.85',
+        'x_seconds_count{op="Send"} 4',
+        '# HELP x_rows Rows.',
+        '# TYPE x_rows gauge',
+        'x_rows{s="ok"} 7',
+        '# HELP x_broken Broken.',
+        '# TYPE x_broken gauge',
+        '# HELP fe_scrape_collect_failures Metrics that could not be read in this scrape (their samples are missing).',
+        '# TYPE fe_scrape_collect_failures gauge',
+        'fe_scrape_collect_failures 1',
+        '',
+      ].join('\n'),
+    );
+    checkExposition(text);
+    expect(escapeLabelValue('plain')).toBe('plain');
+  });
+
+  it('refuses what Prometheus would refuse', () => {
+    const registry = new MetricsRegistry();
+    expect(() => registry.counter('bad-name', 'x')).toThrow('invalid metric name');
+    const c = registry.counter('ok_total', 'x');
+    expect(() => registry.counter('ok_total', 'again')).toThrow('registered twice');
+    expect(() => c.inc({ 'bad-label': 'x' })).toThrow('invalid label name');
+    expect(() => c.inc({}, -1)).toThrow('only goes up');
+  });
+});
+
+describe.each(testDatabases)('/healthz and /metrics on $name', (target) => {
+  let database: Database;
+  let h: Harness;
+
+  beforeAll(async () => {
+    database = await target.open();
+    h = await startHarness({ database, env: { RECONCILE_INTERVAL_MINUTES: '0' } });
+    await h.installShop(SHOP);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.close();
+  });
+
+  it('/healthz: ok with database, a ticking worker and an empty queue', async () => {
+    const r = await get(`${h.app.url}/healthz`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      status: 'ok',
+      database: 'ok',
+      worker: { enabled: true, alive: true, busy: 0 },
+      queue: { due: 0, oldestDueAgeSeconds: 0 },
+    });
+    const { lastTickAgoMs } = (r.body as { worker: { lastTickAgoMs: number } }).worker;
+    // WORKER_POLL_MS is 50 in the harness: alive means a tick within 500 ms.
+    expect(lastTickAgoMs).toBeGreaterThanOrEqual(0);
+    expect(lastTickAgoMs).toBeLessThanOrEqual(500);
+    expect(r.body).not.toHaveProperty('failing');
+  });
+
+  it('/metrics: exact series after one authorized invoice, in valid exposition format', async () => {
+    const order = makePaidOrder({ id: 6_200_000_000_001, shippingCents: 500 });
+    const delivery = await h.simulator.orderPaid(SHOP, order, h.webhookAddress);
+    expect(JSON.parse(delivery.body)).toEqual({ outcome: 'stored' });
+    await waitFor(async () => {
+      const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/6200000000001'));
+      return row?.status === 'completed';
+    }, 20_000, 'the invoice to complete');
+
+    const r = await get(`${h.app.url}/metrics`);
+    expect(r.status).toBe(200);
+    expect(r.type).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const types = checkExposition(r.text);
+    const lines = r.text.split('\n');
+    for (const expected of [
+      'fe_invoices{status="completed",step="done"} 1',
+      'fe_gateway_calls_total{operation="SendDocument",outcome="authorized",code="200"} 1',
+      'fe_gateway_calls_total{operation="DownloadPDF",outcome="pdf",code="200"} 1',
+      'fe_gateway_call_duration_seconds_count{operation="SendDocument"} 1',
+      'fe_gateway_call_duration_seconds_bucket{operation="SendDocument",le="+Inf"} 1',
+      'fe_gateway_call_duration_seconds_count{operation="DownloadPDF"} 1',
+      'fe_webhook_deliveries_total{topic="orders/paid",outcome="stored"} 1',
+      'fe_queue_depth 0',
+      'fe_queue_oldest_age_seconds 0',
+      'fe_worker_busy 0',
+      'fe_sweep_runs_total 0',
+      'fe_sweep_enqueued_total 0',
+      'fe_scrape_collect_failures 0',
+    ]) {
+      expect(lines).toContain(expected);
+    }
+    // Exactly these gateway series: nothing else was called.
+    expect(lines.filter((l) => l.startsWith('fe_gateway_calls_total{'))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith('fe_invoices{'))).toEqual(['fe_invoices{status="completed",step="done"} 1']);
+    expect(Object.fromEntries(types)).toMatchObject({
+      fe_webhook_deliveries_total: 'counter',
+      fe_invoices: 'gauge',
+      fe_gateway_calls_total: 'counter',
+      fe_gateway_call_duration_seconds: 'histogram',
+      fe_queue_depth: 'gauge',
+      fe_queue_oldest_age_seconds: 'gauge',
+      fe_sweep_runs_total: 'counter',
+      fe_sweep_enqueued_total: 'counter',
+    });
+    // Cumulative buckets never go down, and the +Inf bucket equals the count.
+    const buckets = lines.filter((l) => l.startsWith('fe_gateway_call_duration_seconds_bucket{operation="SendDocument"')).map((l) => Number(l.split(' ')[1]));
+    expect(buckets).toHaveLength(11);
+    expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+    expect(r.text).not.toContain('sandbox-token');
+  });
+});
+
+describe.each(testDatabases)('/healthz with the worker off and a waiting queue on $name', (target) => {
+  let database: Database;
+  let h: Harness;
+
+  beforeAll(async () => {
+    database = await target.open();
+    h = await startHarness({ database, env: { RECONCILE_INTERVAL_MINUTES: '0', WORKER_ENABLED: 'false' } });
+    await h.installShop(SHOP);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.close();
+  });
+
+  it('reports the queue age without failing, and no worker liveness when the worker is off', async () => {
+    await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 6_200_000_000_002 }), h.webhookAddress);
+    await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 6_200_000_000_003 }), h.webhookAddress);
+    await database.db.update(invoices).set({ nextAttemptAt: sql`now() - interval '90 seconds'` }).where(eq(invoices.orderGid, 'gid://shopify/Order/6200000000002'));
+
+    const r = await get(`${h.app.url}/healthz`);
+    expect(r.status).toBe(200);
+    const body = r.body as { status: string; worker: unknown; queue: { due: number; oldestDueAgeSeconds: number } };
+    expect(body.status).toBe('ok');
+    expect(body.worker).toEqual({ enabled: false, alive: null, lastTickAgoMs: null, busy: 0 });
+    expect(body.queue.due).toBe(2);
+    expect(body.queue.oldestDueAgeSeconds).toBeGreaterThanOrEqual(90);
+    expect(body.queue.oldestDueAgeSeconds).toBeLessThan(100);
+
+    const lines = (await get(`${h.app.url}/metrics`)).text.split('\n');
+    expect(lines).toContain('fe_queue_depth 2');
+    expect(lines).toContain('fe_invoices{status="pending",step="send"} 2');
+    expect(lines.find((l) => l.startsWith('fe_queue_oldest_age_seconds '))).toMatch(/^fe_queue_oldest_age_seconds (9\d)(\.\d+)?$/);
+    // No worker in this process: no tick age series.
+    expect(lines.some((l) => l.startsWith('fe_worker_last_tick_age_seconds '))).toBe(false);
+
+    // A paused shop's invoices wait for the merchant, not the worker: out of the queue.
+    await h.app.shops.pause(SHOP, 'credentials refused');
+    expect(((await get(`${h.app.url}/healthz`)).body as { queue: unknown }).queue).toEqual({ due: 0, oldestDueAgeSeconds: 0 });
+  });
+});
+
+describe.each(testDatabases)('/healthz when the database is gone on $name', (target) => {
+  let database: Database;
+  let h: Harness;
+
+  beforeAll(async () => {
+    database = await target.open();
+    h = await startHarness({ database, env: { RECONCILE_INTERVAL_MINUTES: '0' } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('answers 503 naming the database; /metrics still serves what the process knows', async () => {
+    expect((await get(`${h.app.url}/healthz`)).status).toBe(200);
+    await database.close();
+
+    const r = await get(`${h.app.url}/healthz`);
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ status: 'fail', failing: ['database'], database: 'unreachable', queue: null, worker: { enabled: true } });
+
+    const m = await get(`${h.app.url}/metrics`);
+    expect(m.status).toBe(200);
+    checkExposition(m.text);
+    const lines = m.text.split('\n');
+    // Deliveries, invoices, queue depth and queue age could not be read.
+    expect(lines).toContain('fe_scrape_collect_failures 4');
+    expect(lines).toContain('fe_sweep_runs_total 0');
+    expect(lines.some((l) => l.startsWith('fe_invoices{'))).toBe(false);
+  });
+});
+
+describe('/healthz failing parts, with a stand-in worker', () => {
+  let database: Database;
+  let server: Server;
+  let url: string;
+  const worker = { lastTickAt: undefined as Date | undefined, busy: 3 };
+  let now = 1_000_000;
+
+  beforeAll(async () => {
+    database = await testDatabases[0]!.open();
+    const app = express();
+    app.use(healthRoutes({ db: database.db, worker, workerEnabled: true, pollMs: 100, metrics: createAppMetrics(), now: () => now, databaseTimeoutMs: 500 }));
+    server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server?.close(r));
+    await database?.close();
+  });
+
+  it('a worker that has not ticked for more than 10 poll intervals fails /healthz as "worker"', async () => {
+    worker.lastTickAt = new Date(now - 1_000); // exactly 10 × 100 ms: still alive
+    let r = await get(`${url}/healthz`);
+    expect(r.status).toBe(200);
+    expect((r.body as { worker: unknown }).worker).toEqual({ enabled: true, alive: true, lastTickAgoMs: 1000, busy: 3 });
+
+    now += 1; // 1001 ms
+    r = await get(`${url}/healthz`);
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ status: 'fail', failing: ['worker'], database: 'ok', worker: { alive: false, lastTickAgoMs: 1001 } });
+
+    const lines = (await get(`${url}/metrics`)).text.split('\n');
+    expect(lines).toContain('fe_worker_last_tick_age_seconds 1.001');
+    expect(lines).toContain('fe_worker_busy 3');
+  });
+
+  it('before the first tick, the worker is given 10 poll intervals from start-up', async () => {
+    worker.lastTickAt = undefined;
+    now = 1_000_500; // half a second after start-up
+    expect((await get(`${url}/healthz`)).status).toBe(200);
+    now = 1_002_000;
+    const r = await get(`${url}/healthz`);
+    expect(r.status).toBe(503);
+    expect((r.body as { worker: unknown }).worker).toEqual({ enabled: true, alive: false, lastTickAgoMs: null, busy: 3 });
+  });
+});
