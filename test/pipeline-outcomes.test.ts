@@ -52,6 +52,17 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(h.simulator.metafields(gid).map((m) => m.key).sort()).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
   });
 
+  it('skipped: an order of only gift cards has nothing to invoice and uses no fiscal number', async () => {
+    const { shop, gid, id } = await orderFor();
+    const order = makePaidOrder({ id, lines: [{ title: 'Tarjeta de regalo', price: 2500, quantity: 1, ratePercent: 0 }] });
+    (order.line_items as Record<string, unknown>[])[0]!.gift_card = true;
+    await h.simulator.orderPaid(shop, order, h.webhookAddress);
+    const row = await untilStatus(gid, 'skipped');
+    expect(row).toMatchObject({ fiscalNumber: null, lastErrorKind: null });
+    expect(row.lastErrorMessage).toMatch(/^Nothing in this order is invoiced: it only contains gift cards or tips/);
+    expect(await callsOf(row.id)).toEqual([]);
+  });
+
   it('rejected: a 201 that repeats for the same document needs attention, with the reason', async () => {
     h.sandbox.gateway.setFaults({ rate201: 1 });
     const { shop, gid, order } = await orderFor();

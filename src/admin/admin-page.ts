@@ -1,0 +1,124 @@
+// The admin page: one HTML shell that loads the plain ES modules in ./public (no build step, no CDN).
+// Embedded in Shopify (`host` in the query) the shell also carries App Bridge, which Shopify's admin serves
+// and which gives the page its session tokens; everywhere else the page has no external reference at all.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Shopify } from '@shopify/shopify-api';
+import express, { type RequestHandler } from 'express';
+import type { ShopRepository } from '../shops/shop-repository.ts';
+import { mintSessionToken } from './session-token.ts';
+
+export const ADMIN_PATH = '/admin';
+export const ASSETS_PATH = `${ADMIN_PATH}/assets`;
+export const DEV_TOKEN_PATH = `${ADMIN_PATH}/dev-session-token`;
+export const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
+const APP_BRIDGE_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
+/** As long as App Bridge's own tokens live. */
+const DEV_TOKEN_TTL_SECONDS = 60;
+
+/** What the page script reads from the shell (a JSON block, not globals). */
+export interface PageConfig {
+  /** The shop named in the address; the session token decides which shop the API serves. */
+  shop: string | null;
+  embedded: boolean;
+  /** The demo/test token route exists. */
+  devSessionTokens: boolean;
+  /** Installed shops to choose from, demo/test only, when the address names none. */
+  shops: string[];
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const jsonForScript = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+
+export function adminPageHtml(o: { config: PageConfig; apiKey: string }): string {
+  // Shopify asks for App Bridge as the first, synchronous script of the head; only the embedded shell has it.
+  const appBridge = o.config.embedded
+    ? `<meta name="shopify-api-key" content="${escapeHtml(o.apiKey)}">\n    <script src="${APP_BRIDGE_URL}"></script>\n    `
+    : '';
+  return `<!doctype html>
+<html lang="es">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    ${appBridge}<title>Facturación electrónica</title>
+    <link rel="icon" href="data:,">
+    <link rel="stylesheet" href="${ASSETS_PATH}/styles.css">
+    <script type="application/json" id="app-config">${jsonForScript(o.config)}</script>
+    <script type="module" src="${ASSETS_PATH}/app.js"></script>
+  </head>
+  <body>
+    <div id="app" class="app">
+      <div class="page"><p class="loading" role="status">Cargando…</p></div>
+    </div>
+    <noscript><p class="page">Esta página necesita JavaScript. / This page needs JavaScript.</p></noscript>
+  </body>
+</html>
+`;
+}
+
+export interface AdminPageDeps {
+  shopify: Shopify;
+  shops: Pick<ShopRepository, 'get' | 'list'>;
+  devSessionTokens: boolean;
+}
+
+function queryText(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function adminPageRoute(deps: AdminPageDeps): RequestHandler {
+  return async (req, res) => {
+    const shopText = queryText(req.query['shop']);
+    const shop = shopText ? (deps.shopify.utils.sanitizeShop(shopText) ?? null) : null;
+    // Shopify opens embedded apps with ?embedded=1&host=…&shop=…; `host` is what only Shopify adds.
+    const embedded = queryText(req.query['host']) !== undefined || req.query['embedded'] === '1';
+    let shops: string[] = [];
+    if (!shop && !embedded && deps.devSessionTokens) {
+      shops = (await deps.shops.list()).filter((s) => s.installed).map((s) => s.shop);
+      if (shops.length === 1) {
+        res.redirect(302, `${ADMIN_PATH}?shop=${encodeURIComponent(shops[0]!)}`);
+        return;
+      }
+    }
+    res
+      .status(200)
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        // Inside Shopify the page may only be framed by the shop's admin; elsewhere not at all.
+        'Content-Security-Policy': embedded && shop ? `frame-ancestors https://${shop} https://admin.shopify.com` : "frame-ancestors 'none'",
+      })
+      .send(adminPageHtml({ config: { shop, embedded, devSessionTokens: deps.devSessionTokens, shops }, apiKey: deps.shopify.config.apiKey }));
+  };
+}
+
+/** Demo and tests only: a session token for an installed shop, as App Bridge would give the page. */
+export function devSessionTokenRoute(deps: AdminPageDeps): RequestHandler {
+  return async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const shopText = queryText(req.query['shop']);
+    const shop = shopText ? deps.shopify.utils.sanitizeShop(shopText) : null;
+    if (!shop) {
+      res.status(400).json({ error: 'shop: must be a store domain like tienda.myshopify.com' });
+      return;
+    }
+    const row = await deps.shops.get(shop);
+    if (!row?.installed) {
+      res.status(404).json({ error: 'this shop has not installed the app' });
+      return;
+    }
+    res.json(mintSessionToken({ shop, apiKey: deps.shopify.config.apiKey, apiSecret: deps.shopify.config.apiSecretKey, ttlSeconds: DEV_TOKEN_TTL_SECONDS }));
+  };
+}
+
+export function adminAssets(): RequestHandler {
+  return express.static(PUBLIC_DIR, {
+    index: false,
+    fallthrough: true,
+    // Small files, no build step: revalidate every time (ETag), so a deploy is never half old, half new.
+    cacheControl: true,
+    maxAge: 0,
+    setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+  });
+}

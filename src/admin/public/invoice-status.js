@@ -1,0 +1,58 @@
+// How an invoice's state and reason read: one badge per state, and for anything not authorized a
+// headline and what to do, in the merchant's language.
+import { badge, h } from './dom.js';
+import { has, language, t } from './i18n.js';
+
+/** @param {{ status: string, authorized: boolean, reason: null | { kind: string } }} inv */
+export function statusBadge(inv) {
+  switch (inv.status) {
+    case 'completed':
+      return badge(t('status.completed'), 'success');
+    case 'needs_attention':
+      return badge(t('status.needs_attention'), 'warning');
+    case 'failed':
+      return badge(t('status.failed'), 'critical');
+    case 'skipped':
+      return badge(t('status.skipped'), 'neutral');
+    case 'pending':
+      if (inv.authorized) return badge(t('status.authorizedFinishing'), 'success', h('span', { class: 'badge__note' }, ` · ${t('status.finishing')}`));
+      // Waiting for the merchant (settings), not for the gateway: on hold, not retrying.
+      if (['paused', 'disabled', 'credentials'].includes(inv.reason?.kind)) return badge(t('status.onHold'), 'attention');
+      if (inv.reason) return badge(t('status.retrying'), 'attention');
+      return badge(t('status.pending'), 'info');
+    default:
+      return badge(inv.status, 'neutral');
+  }
+}
+
+/** The reason's headline. */
+export function reasonTitle(reason) {
+  const key = `reason.${reason.kind}`;
+  return has(key) ? t(key) : t('reason.unknown');
+}
+
+/** What the merchant can do about it. */
+export function reasonAction(inv) {
+  if (inv.status === 'failed') return t('reason.failed.do');
+  const key = `reason.${inv.reason.kind}.do`;
+  return has(key) ? t(key) : t('reason.unknown.do');
+}
+
+/** A mapping problem in the page's language (the mapper writes both). */
+export function problemText(p) {
+  return language() === 'es' && p.messageEs ? p.messageEs : p.message;
+}
+
+/** One or two lines for the list. */
+export function reasonSummary(inv) {
+  if (!inv.reason) return null;
+  const first = inv.reason.problems?.[0];
+  const more = (inv.reason.problems?.length ?? 0) - 1;
+  const detail = first ? problemText(first) + (more > 0 ? ` (+${more})` : '') : reasonAction(inv);
+  return h(
+    'div',
+    { class: 'reason', title: inv.reason.message },
+    h('span', { class: 'reason__title' }, reasonTitle(inv.reason), inv.reason.code ? h('span', { class: 'reason__code' }, ` · ${t('reason.code', { code: inv.reason.code })}`) : null),
+    h('span', { class: 'reason__detail' }, detail),
+  );
+}

@@ -1,0 +1,202 @@
+// Facturas: counts per status as tabs, search and date filters, a data table paged by cursor, retry-all.
+// Filters live in the address (#/facturas?status=…&q=…&from=…&to=…&page=…) so back and forward work.
+import { api } from './api.js';
+import { busy, button, clear, h, toast } from './dom.js';
+import { t } from './i18n.js';
+import { formatDateTime, formatMoney, shortCufe } from './format.js';
+import { reasonSummary, statusBadge } from './invoice-status.js';
+
+const TABS = ['all', 'needs_attention', 'failed', 'pending', 'completed', 'skipped'];
+const PAGE_SIZE = 50;
+const REFRESH_MS = 2000;
+
+/** Cursors of the pages seen, per filter: page n starts after cursors[n - 1]. */
+const cursorsByFilter = new Map();
+
+function filterKey(f) {
+  return JSON.stringify([f.status, f.q, f.from, f.to]);
+}
+
+function readFilters(params) {
+  return {
+    status: TABS.includes(params.get('status') ?? '') ? params.get('status') : 'all',
+    q: params.get('q') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    page: Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1),
+  };
+}
+
+function filtersHash(f) {
+  const p = new URLSearchParams();
+  if (f.status && f.status !== 'all') p.set('status', f.status);
+  if (f.q) p.set('q', f.q);
+  if (f.from) p.set('from', f.from);
+  if (f.to) p.set('to', f.to);
+  if (f.page > 1) p.set('page', String(f.page));
+  const query = p.toString();
+  return `#/facturas${query ? `?${query}` : ''}`;
+}
+
+export async function renderInvoices(container, ctx) {
+  const filters = readFilters(ctx.params);
+  const key = filterKey(filters);
+  const cursors = cursorsByFilter.get(key) ?? [null];
+  cursorsByFilter.set(key, cursors);
+  // A reload loses the cursors: start again at the first page.
+  if (filters.page > cursors.length) filters.page = 1;
+
+  let counts = ctx.shop.counts;
+  let timer = 0;
+  let disposed = false;
+
+  const retryAllButton = button('', { id: 'retry-all' });
+  const updateRetryAll = () => {
+    const n = counts.failed + counts.needs_attention;
+    retryAllButton.textContent = t('invoices.retryAll', { count: n });
+    retryAllButton.disabled = n === 0;
+  };
+  retryAllButton.addEventListener('click', () =>
+    busy(retryAllButton, t('settings.saving'), async () => {
+      const result = await api('POST', '/api/invoices/retry', { statuses: ['failed', 'needs_attention'] });
+      toast(result.retried > 0 ? t('invoices.retryAllDone', { count: result.retried }) : t('invoices.retryAllNone'));
+      counts = result.counts;
+      await load();
+    }).then(updateRetryAll),
+  );
+  const refreshButton = button(t('invoices.refresh'), { id: 'refresh', onClick: () => load() });
+
+  const tabs = h('div', { class: 'filter-tabs', role: 'tablist', 'aria-label': t('tabs.label') });
+  const renderTabs = () => {
+    clear(tabs).append(
+      ...TABS.map((status) =>
+        h(
+          'a',
+          {
+            class: ['filter-tab', filters.status === status ? 'filter-tab--active' : ''],
+            role: 'tab',
+            'aria-selected': filters.status === status ? 'true' : 'false',
+            href: filtersHash({ ...filters, status, page: 1 }),
+            dataset: { status },
+          },
+          t(`tabs.${status}`),
+          h('span', { class: 'filter-tab__count', dataset: { count: status } }, String(counts[status] ?? 0)),
+        ),
+      ),
+    );
+  };
+
+  const search = h('input', { type: 'search', id: 'search', class: 'input', value: filters.q, placeholder: t('invoices.searchPlaceholder'), 'aria-label': t('invoices.searchLabel'), maxlength: '100' });
+  const from = h('input', { type: 'date', id: 'from', class: 'input', value: filters.from, 'aria-label': t('invoices.from') });
+  const to = h('input', { type: 'date', id: 'to', class: 'input', value: filters.to, 'aria-label': t('invoices.to') });
+  const apply = () => ctx.navigate(filtersHash({ status: filters.status, q: search.value.trim(), from: from.value, to: to.value, page: 1 }));
+  const filterBar = h(
+    'form',
+    { class: 'filters', onsubmit: (e) => (e.preventDefault(), apply()) },
+    h('label', { class: 'filters__search' }, h('span', { class: 'visually-hidden' }, t('invoices.searchLabel')), h('span', { class: 'filters__icon', 'aria-hidden': 'true' }, '⌕'), search),
+    h('label', { class: 'filters__date' }, h('span', { class: 'filters__label' }, t('invoices.from')), from),
+    h('label', { class: 'filters__date' }, h('span', { class: 'filters__label' }, t('invoices.to')), to),
+    button(t('invoices.apply'), { type: 'submit', id: 'apply-filters' }),
+    filters.q || filters.from || filters.to ? button(t('invoices.clear'), { variant: 'plain', onClick: () => ctx.navigate(filtersHash({ status: filters.status, q: '', from: '', to: '', page: 1 })) }) : null,
+  );
+
+  const body = h('div', { class: 'table-host', id: 'invoice-table', 'aria-live': 'polite' });
+  const pager = h('nav', { class: 'pager', 'aria-label': t('invoices.pagination') });
+  const hint = h('p', { class: 'footnote', hidden: true }, t('invoices.autoRefresh'));
+
+  container.append(
+    h('div', { class: 'page__header' }, h('h1', { class: 'page__title' }, t('invoices.title')), h('div', { class: 'page__actions' }, refreshButton, retryAllButton)),
+    h('section', { class: 'card card--flush' }, tabs, filterBar, body, pager),
+    hint,
+  );
+  renderTabs();
+  updateRetryAll();
+
+  async function load() {
+    clearTimeout(timer);
+    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (filters.status !== 'all') query.set('status', filters.status);
+    if (filters.q) query.set('q', filters.q);
+    if (filters.from) query.set('from', filters.from);
+    if (filters.to) query.set('to', filters.to);
+    const cursor = cursors[filters.page - 1];
+    if (cursor) query.set('cursor', cursor);
+    let list;
+    try {
+      [list, counts] = await Promise.all([api('GET', `/api/invoices?${query}`), api('GET', '/api/invoices/counts').then((r) => r.counts)]);
+    } catch (error) {
+      if (disposed) return;
+      clear(body).append(h('div', { class: 'empty' }, h('p', { class: 'empty__title' }, t('app.loadFailed')), h('p', { class: 'subdued' }, error.status === 0 ? t('error.network') : error.message)));
+      return;
+    }
+    if (disposed) return;
+    cursors.length = filters.page;
+    if (list.nextCursor) cursors.push(list.nextCursor);
+    renderTabs();
+    updateRetryAll();
+    renderTable(list.invoices);
+    renderPager(Boolean(list.nextCursor));
+    const inProgress = list.invoices.some((i) => i.status === 'pending');
+    hint.hidden = !inProgress;
+    if (inProgress) {
+      timer = window.setTimeout(async () => {
+        await ctx.refreshShop().catch(() => undefined);
+        if (!disposed) await load();
+      }, REFRESH_MS);
+    }
+  }
+
+  function renderTable(invoices) {
+    if (invoices.length === 0) {
+      const filtered = filters.status !== 'all' || filters.q || filters.from || filters.to;
+      clear(body).append(
+        h('div', { class: 'empty' }, h('div', { class: 'empty__art', 'aria-hidden': 'true' }, '🧾'), h('p', { class: 'empty__title' }, filtered ? t('invoices.emptyFiltered') : t('invoices.empty')), filtered ? null : h('p', { class: 'subdued' }, t('invoices.emptyDetail'))),
+      );
+      return;
+    }
+    const head = h(
+      'thead',
+      null,
+      h('tr', null,
+        h('th', { scope: 'col' }, t('invoices.col.order')),
+        h('th', { scope: 'col' }, t('invoices.col.number')),
+        h('th', { scope: 'col', class: 'num' }, t('invoices.col.amount')),
+        h('th', { scope: 'col' }, t('invoices.col.status')),
+        h('th', { scope: 'col' }, t('invoices.col.cufe')),
+        h('th', { scope: 'col' }, t('invoices.col.time')),
+        h('th', { scope: 'col' }, t('invoices.col.reason')),
+      ),
+    );
+    const rows = invoices.map((inv) => {
+      const href = `#/facturas/${encodeURIComponent(inv.id)}`;
+      return h(
+        'tr',
+        { class: 'row-link', dataset: { id: inv.id, order: inv.orderName, status: inv.status }, onclick: (e) => (e.target.closest('a') ? undefined : ctx.navigate(href)) },
+        h('td', { class: 'strong' }, h('a', { href, class: 'row-link__anchor' }, inv.orderName), inv.test ? h('span', { class: 'badge badge--neutral badge--small' }, t('invoices.test')) : null),
+        h('td', { class: 'mono' }, inv.fiscalNumber ?? '—'),
+        h('td', { class: 'num' }, formatMoney(inv.totalCents, inv.currency)),
+        h('td', { class: 'status-cell' }, statusBadge(inv)),
+        h('td', { class: 'mono subdued', title: inv.cufe ?? '' }, shortCufe(inv.cufe)),
+        h('td', { class: 'nowrap' }, formatDateTime(inv.createdAt)),
+        h('td', { class: 'reason-cell' }, reasonSummary(inv) ?? h('span', { class: 'subdued' }, '—')),
+      );
+    });
+    clear(body).append(h('div', { class: 'table-scroll' }, h('table', { class: 'data-table' }, head, h('tbody', null, rows))));
+  }
+
+  function renderPager(hasNext) {
+    clear(pager);
+    if (filters.page === 1 && !hasNext) return;
+    pager.append(
+      button(`‹ ${t('invoices.previous')}`, { id: 'previous-page', disabled: filters.page === 1, onClick: () => ctx.navigate(filtersHash({ ...filters, page: filters.page - 1 })) }),
+      h('span', { class: 'pager__label' }, t('invoices.page', { page: filters.page })),
+      button(`${t('invoices.next')} ›`, { id: 'next-page', disabled: !hasNext, onClick: () => ctx.navigate(filtersHash({ ...filters, page: filters.page + 1 })) }),
+    );
+  }
+
+  await load();
+  return () => {
+    disposed = true;
+    clearTimeout(timer);
+  };
+}
