@@ -98,9 +98,15 @@ async function expectExactlyOnce(database: Database, world: World, ids: number[]
   expect(issuedNumbers).toEqual(numbers);
   const cufes = new Map(issued.map((d) => [Number(d.numberDocumentFiscal), d.cufe]));
   for (const r of rows) expect(r.cufe).toBe(cufes.get(r.fiscalNumber!));
+  const byGid = new Map(rows.map((r) => [r.orderGid, r]));
   for (const id of ids) {
-    const fields = world.simulator.metafields(`gid://shopify/Order/${id}`, SHOP);
-    expect(fields.map((f) => f.key).sort()).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
+    const gid = `gid://shopify/Order/${id}`;
+    const fields = Object.fromEntries(world.simulator.metafields(gid, SHOP).map((f) => [f.key, f.value]));
+    const row = byGid.get(gid)!;
+    expect(fields.cufe).toBe(row.cufe);
+    // An invoice recovered after a lost answer has no protocol number to write.
+    const keys = ['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', ...(row.protocol ? ['protocol'] : []), 'qr_url'];
+    expect(Object.keys(fields).sort()).toEqual(keys);
   }
   return numbers;
 }
@@ -216,7 +222,7 @@ describe('the app as processes', () => {
             await waitFor(async () => (await completedCount(database)) === 200, 120_000, '200 completed invoices');
             await expectExactlyOnce(database, shopWorld, ids);
           } else {
-            await waitFor(async () => ids.every((id) => shopWorld.simulator.metafields(`gid://shopify/Order/${id}`, SHOP).length === 6), 120_000, 'every order written back');
+            await waitFor(async () => ids.every((id) => shopWorld.simulator.metafields(`gid://shopify/Order/${id}`, SHOP).length >= 5), 120_000, 'every order written back');
             await app.kill();
             const pglite = await openDatabase({ kind: 'pglite', dataDir: path.join(storageEnv.DATA_DIR!, 'pglite') });
             try {

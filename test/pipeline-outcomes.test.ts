@@ -156,7 +156,11 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
       'StatusDocument:authorized:200',
       'DownloadPDF:pdf:200',
     ]);
-    expect(h.simulator.metafields(gid).find((m) => m.key === 'cufe')?.value).toBe(row.cufe);
+    const fields = Object.fromEntries(h.simulator.metafields(gid).map((m) => [m.key, m.value]));
+    expect(fields.cufe).toBe(row.cufe);
+    expect(fields.qr_url).toBe(row.qr);
+    // No protocol number came back: that metafield is left off, not written blank.
+    expect(Object.keys(fields).sort()).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'qr_url']);
   });
 
   it('duplicate after a failed attempt: another invoice under the number is not adopted; the invoice says so plainly', async () => {

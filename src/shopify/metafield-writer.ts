@@ -36,13 +36,17 @@ export async function writeInvoiceMetafields(
   orderGid: string,
   values: InvoiceMetafieldValues,
 ): Promise<AdminResult<{ written: number }>> {
-  const metafields = (Object.keys(INVOICE_METAFIELD_TYPES) as (keyof typeof INVOICE_METAFIELD_TYPES)[]).map((key) => ({
-    ownerId: orderGid,
-    namespace: METAFIELD_NAMESPACE,
-    key,
-    type: INVOICE_METAFIELD_TYPES[key],
-    value: values[key],
-  }));
+  // Shopify refuses blank values; a value we do not have (the protocol of an invoice recovered after a lost
+  // answer) is left off rather than written empty.
+  const metafields = (Object.keys(INVOICE_METAFIELD_TYPES) as (keyof typeof INVOICE_METAFIELD_TYPES)[])
+    .filter((key) => values[key] !== '')
+    .map((key) => ({
+      ownerId: orderGid,
+      namespace: METAFIELD_NAMESPACE,
+      key,
+      type: INVOICE_METAFIELD_TYPES[key],
+      value: values[key],
+    }));
   const result = await admin.graphql<MetafieldsSetData>(shop, METAFIELDS_SET_MUTATION, { metafields });
   if (!result.ok) return result;
   const { userErrors, metafields: written } = result.data.metafieldsSet;

@@ -942,7 +942,8 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
       const namespace = resolveNamespace(rawNamespace ?? undefined);
       const defined = definitions.get(`${namespace}\0${key}`);
       const type = (input['type'] as string | undefined | null) ?? defined;
-      if (type === undefined) err('type', "Type can't be blank.", 'BLANK');
+      if (value === '') err('value', "Value can't be blank.", 'BLANK');
+      else if (type === undefined) err('type', "Type can't be blank.", 'BLANK');
       else if (!isKnownMetafieldType(type)) err('type', `Type '${type}' is not a valid metafield type.`, 'INVALID_TYPE');
       else if (defined !== undefined && defined !== type) {
         err('type', `Type '${type}' does not match the definition's type '${defined}'.`, 'INVALID_TYPE');

@@ -1,0 +1,45 @@
+// `npm run cli -- <command> [args…]`: a tiny dispatcher. Each command is a module exporting
+// `run(args): Promise<number>` (the exit code); add one by adding a line to COMMANDS.
+
+export interface CliCommand {
+  run(args: string[]): Promise<number>;
+}
+
+interface CommandEntry {
+  /** One line for the usage text: arguments, then what it does. */
+  summary: string;
+  /** Loaded on use, so a command's dependencies cost nothing to the others. */
+  load: () => Promise<CliCommand>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  shops: { summary: 'shops add|configure|list …   custom-app stores (an Admin API token), their settings, the list of shops', load: () => import('./shops-command.ts') },
+  invoices: { summary: 'invoices list|show|retry …   read invoices, put failed ones back in the queue', load: () => import('./invoices-command.ts') },
+  preview: {
+    summary: 'preview <order.json> [--settings <file>] [--transactions <file>]   print the invoice document of an orders/paid body',
+    load: () => import('./preview-command.ts'),
+  },
+};
+
+export function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([, c]) => `  ${c.summary}`);
+  return ['usage: npm run cli -- <command> [args…]', '', 'commands:', ...lines].join('\n');
+}
+
+/** Run the command named by the first argument; 2 with the usage for an unknown or missing one. */
+export async function runCli(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.error(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (entry === undefined) {
+    console.error(`unknown command: ${name}\n\n${usage()}`);
+    return 2;
+  }
+  const command = await entry.load();
+  return command.run(args);
+}
+
+if (import.meta.main) process.exitCode = await runCli(process.argv.slice(2));

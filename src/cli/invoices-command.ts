@@ -1,0 +1,220 @@
+// `npm run cli -- invoices list|show|retry`: read invoices and put failed ones back in the queue.
+// A retried invoice is picked up by the running app's worker (or the next start).
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { formatCents } from '../../mappers/money.ts';
+import { invoicePdfs, invoices } from '../db/schema.ts';
+import type { GatewayDocument } from '../gateway/gateway-types.ts';
+import { type InvoiceRow, getInvoice, retryInvoices } from '../invoices/invoice-repository.ts';
+import { formatFiscalNumber } from '../invoices/invoice-worker.ts';
+import {
+  CliFailure,
+  CliInputError,
+  type CliIo,
+  EXIT_BAD_INPUT,
+  EXIT_OK,
+  type OpenContext,
+  formatTable,
+  normalizeShopDomain,
+  openCliContext,
+  parseCommandArgs,
+  processIo,
+  runCommand,
+  withContext,
+} from './cli-context.ts';
+
+export const USAGE = [
+  'usage:',
+  '  npm run cli -- invoices list [--shop <domain>] [--status <status>] [--limit <n>] [--json]',
+  '  npm run cli -- invoices show <invoice id> [--json]',
+  '  npm run cli -- invoices retry <invoice id>',
+  '  npm run cli -- invoices retry --failed [--shop <domain>]',
+  `statuses: ${['pending', 'completed', 'needs_attention', 'failed', 'skipped'].join(', ')}`,
+].join('\n');
+
+export const INVOICE_STATUSES = ['pending', 'completed', 'needs_attention', 'failed', 'skipped'] as const;
+const RETRYABLE = ['failed', 'needs_attention'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function run(args: string[]): Promise<number> {
+  return runInvoices(args, processIo, () => openCliContext());
+}
+
+export async function runInvoices(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
+  const [sub, ...rest] = args;
+  return runCommand(io, `invoices${sub && !sub.startsWith('-') ? ` ${sub}` : ''}`, async () => {
+    switch (sub) {
+      case 'list':
+        return list(rest, io, open);
+      case 'show':
+        return show(rest, io, open);
+      case 'retry':
+        return retry(rest, io, open);
+      case '--help':
+      case '-h':
+      case 'help':
+        io.out(USAGE);
+        return EXIT_OK;
+      default:
+        io.err(USAGE);
+        return EXIT_BAD_INPUT;
+    }
+  });
+}
+
+function optionalShop(values: Record<string, string>): string | undefined {
+  if (values['shop'] === undefined) return undefined;
+  const shop = normalizeShopDomain(values['shop']);
+  if (!shop) throw new CliInputError('--shop must be the store\'s myshopify.com domain, e.g. tienda.myshopify.com');
+  return shop;
+}
+
+function invoiceId(positionals: string[], usage: string): string {
+  const [id] = positionals;
+  if (id === undefined) throw new CliInputError(`the invoice id is required (${usage})`);
+  if (!UUID.test(id)) throw new CliInputError('the invoice id must be a UUID, as `invoices list` prints it');
+  return id.toLowerCase();
+}
+
+async function list(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
+  const usage = 'invoices list [--shop <domain>] [--status <status>] [--limit <n>] [--json]';
+  const { values, flags } = parseCommandArgs(args, { values: ['shop', 'status', 'limit'], flags: ['json'] }, usage);
+  const shop = optionalShop(values);
+  const status = values['status'];
+  if (status !== undefined && !(INVOICE_STATUSES as readonly string[]).includes(status)) {
+    throw new CliInputError(`--status must be one of ${INVOICE_STATUSES.join(', ')}`);
+  }
+  const limit = values['limit'] === undefined ? 50 : Number(values['limit']);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliInputError('--limit must be a whole number from 1 to 10000');
+
+  return withContext(open, io, async (ctx) => {
+    const rows = await ctx.database.db
+      .select()
+      .from(invoices)
+      .where(and(shop ? eq(invoices.shop, shop) : undefined, status ? eq(invoices.status, status) : undefined))
+      .orderBy(desc(invoices.createdAt), desc(invoices.id))
+      .limit(limit);
+    if (flags.has('json')) {
+      io.out(JSON.stringify(rows.map(summary), null, 2));
+      return EXIT_OK;
+    }
+    if (rows.length === 0) {
+      io.out('No invoices match.');
+      return EXIT_OK;
+    }
+    const table = formatTable(
+      ['ID', 'SHOP', 'ORDER', 'STATUS', 'STEP', 'NUMBER', 'TOTAL', 'CREATED', 'LAST ERROR'],
+      rows.map((r) => [
+        r.id,
+        r.shop,
+        r.orderName,
+        r.status,
+        r.step,
+        r.fiscalNumber === null ? '-' : formatFiscalNumber(r),
+        `${formatCents(r.totalCents)} ${r.currency}`,
+        r.createdAt.toISOString().slice(0, 19).replace('T', ' '),
+        oneLine(r.lastErrorMessage, 60),
+      ]),
+    );
+    for (const line of table) io.out(line);
+    return EXIT_OK;
+  });
+}
+
+async function show(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
+  const usage = 'invoices show <invoice id> [--json]';
+  const { positionals, flags } = parseCommandArgs(args, { flags: ['json'], positionals: 1 }, usage);
+  const id = invoiceId(positionals, usage);
+  return withContext(open, io, async (ctx) => {
+    const row = await getInvoice(ctx.database.db, id);
+    if (!row) throw new CliFailure(`no invoice ${id}`);
+    const [pdf] = await ctx.database.db
+      .select({ sha256: invoicePdfs.sha256, size: sql<number>`length(${invoicePdfs.bytes})` })
+      .from(invoicePdfs)
+      .where(eq(invoicePdfs.invoiceId, id));
+    const detail = {
+      ...summary(row),
+      documentType: row.documentType,
+      attempts: row.attempts,
+      nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
+      environment: row.environment,
+      qr: row.qr,
+      protocol: row.protocol,
+      receptionDateDgi: row.receptionDateDgi,
+      authorizedAt: row.authorizedAt?.toISOString() ?? null,
+      writtenBackAt: row.writtenBackAt?.toISOString() ?? null,
+      // The link's token is a credential (whoever has it reads the invoice): shown only on the order itself.
+      pdf: pdf ? { stored: true, bytes: Number(pdf.size), sha256: pdf.sha256 } : { stored: false },
+      lastErrorKind: row.lastErrorKind,
+      lastErrorCode: row.lastErrorCode,
+      problems: row.problems,
+      notice: row.notice,
+      snapshotRedacted: row.snapshotRedacted,
+      documentTotals: (row.document as GatewayDocument | null)?.totalsSubTotals ?? null,
+    };
+    if (flags.has('json')) {
+      io.out(JSON.stringify(detail, null, 2));
+      return EXIT_OK;
+    }
+    for (const [key, value] of Object.entries(detail)) {
+      if (value === null || value === undefined) continue;
+      io.out(`${`${key}:`.padEnd(19)}${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    }
+    return EXIT_OK;
+  });
+}
+
+async function retry(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
+  const usage = 'invoices retry <invoice id> | invoices retry --failed [--shop <domain>]';
+  const { positionals, flags, values } = parseCommandArgs(args, { flags: ['failed'], values: ['shop'], positionals: 1 }, usage);
+  const shop = optionalShop(values);
+  if (flags.has('failed') === (positionals.length > 0)) throw new CliInputError(`give an invoice id or --failed, not both (${usage})`);
+  if (!flags.has('failed') && shop) throw new CliInputError('--shop goes with --failed');
+
+  if (flags.has('failed')) {
+    return withContext(open, io, async (ctx) => {
+      const count = await retryInvoices(ctx.database.db, { statuses: ['failed'], ...(shop ? { shop } : {}) });
+      io.out(`${count} failed invoice${count === 1 ? '' : 's'} back in the queue${shop ? ` for ${shop}` : ''}.`);
+      return EXIT_OK;
+    });
+  }
+
+  const id = invoiceId(positionals, usage);
+  return withContext(open, io, async (ctx) => {
+    const row = await getInvoice(ctx.database.db, id);
+    if (!row) throw new CliFailure(`no invoice ${id}`);
+    if (!RETRYABLE.includes(row.status)) {
+      throw new CliFailure(`invoice ${id} is ${row.status}: only failed or needs_attention invoices can be retried`);
+    }
+    await retryInvoices(ctx.database.db, { ids: [id] });
+    io.out(`Invoice ${id} (${row.shop} ${row.orderName}) is back in the queue.`);
+    const shopRow = await ctx.shops.get(row.shop);
+    if (!shopRow?.installed) io.err(`warning: the app is uninstalled from ${row.shop}; the invoice waits until it is installed again.`);
+    else if (!shopRow.enabled) io.err(`warning: invoicing is disabled for ${row.shop}; the invoice waits until it is enabled.`);
+    else if (shopRow.pausedReason) io.err(`warning: ${row.shop} is paused (${shopRow.pausedReason}); save its settings to resume.`);
+    return EXIT_OK;
+  });
+}
+
+function summary(r: InvoiceRow) {
+  return {
+    id: r.id,
+    shop: r.shop,
+    orderGid: r.orderGid,
+    orderName: r.orderName,
+    status: r.status,
+    step: r.step,
+    fiscalNumber: r.fiscalNumber === null ? null : formatFiscalNumber(r),
+    total: formatCents(r.totalCents),
+    currency: r.currency,
+    test: r.test,
+    cufe: r.cufe,
+    lastError: r.lastErrorMessage,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+function oneLine(text: string | null, max: number): string {
+  if (!text) return '';
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

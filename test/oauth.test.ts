@@ -1,0 +1,156 @@
+// Install by OAuth against the store simulator, over HTTP: begin → Shopify's authorize page → callback
+// (HMAC + state) → code exchanged at the simulator → expiring offline session stored encrypted → shop row.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { sessions, shops } from '../src/db/schema.ts';
+import { testDatabases } from './support/databases.ts';
+import { type Harness, TEST_API_KEY, startHarness } from './support/harness.ts';
+import { BROWSER_UA, approveAtShopify, beginInstall, installViaOAuth, openCallback } from './support/oauth-install.ts';
+import { makePaidOrder } from './support/order-factory.ts';
+
+const ORDER_QUERY = 'query Order($id: ID!) { order(id: $id) { id name } }';
+
+describe.each(testDatabases)('OAuth install on $name', (target) => {
+  let database: Database;
+  let h: Harness;
+
+  beforeAll(async () => {
+    database = await target.open();
+    h = await startHarness({ database, env: { WORKER_ENABLED: 'false' } });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.close();
+  });
+
+  const sessionRows = (shop: string) => database.db.select().from(sessions).where(eq(sessions.shop, shop));
+  const shopRows = (shop: string) => database.db.select().from(shops).where(eq(shops.shop, shop));
+
+  it('begin redirects to Shopify authorize with our key, scopes, callback and a signed state cookie', async () => {
+    const { cookies, authorizeUrl } = await beginInstall(h.app.url, 'tienda-begin.myshopify.com');
+
+    // Outside production the authorize page is the simulator's; the shop rides in the query.
+    expect(`${authorizeUrl.origin}${authorizeUrl.pathname}`).toBe(`${h.simulator.origin}/admin/oauth/authorize`);
+    const q = Object.fromEntries(authorizeUrl.searchParams);
+    expect(q).toMatchObject({
+      client_id: TEST_API_KEY,
+      redirect_uri: `${h.app.url}/api/auth/callback`,
+      shop: 'tienda-begin.myshopify.com',
+      'grant_options[]': '',
+    });
+    expect(q['scope']?.split(',')).toContain('write_orders');
+    expect(q['state']).toMatch(/^[0-9a-f]{32,}$/);
+    expect(cookies).toMatch(new RegExp(`^shopify_app_state=${q['state']}; shopify_app_state\\.sig=[A-Za-z0-9+/=_-]+$`));
+    // Nothing is stored before the merchant approves.
+    expect(await sessionRows('tienda-begin.myshopify.com')).toEqual([]);
+    expect(await shopRows('tienda-begin.myshopify.com')).toEqual([]);
+  });
+
+  it('a valid callback stores the expiring offline session (encrypted) and a disabled shop, then opens the app in the admin', async () => {
+    const shop = 'tienda-oauth.myshopify.com';
+    const done = await installViaOAuth(h.app.url, shop);
+
+    expect(done.status).toBe(302);
+    expect(done.headers.get('location')).toBe(`https://admin.shopify.com/store/tienda-oauth/apps/${TEST_API_KEY}`);
+
+    const session = await h.app.sessions.loadSession(`offline_${shop}`);
+    expect(session).toMatchObject({ id: `offline_${shop}`, shop, isOnline: false, scope: 'write_orders' });
+    expect(session?.accessToken).toMatch(/^shpua_[0-9a-f]{32}$/);
+    expect(session?.refreshToken).toMatch(/^shprt_[0-9a-f]{32}$/);
+    const lifetimeMs = (session?.expires?.getTime() ?? 0) - Date.now();
+    expect(lifetimeMs).toBeGreaterThan(3_590_000);
+    expect(lifetimeMs).toBeLessThanOrEqual(3_600_000);
+    expect((session?.refreshTokenExpires?.getTime() ?? 0) - Date.now()).toBeGreaterThan(89 * 24 * 3600_000);
+
+    // On disk the tokens are sealed, not readable.
+    const [row] = await sessionRows(shop);
+    expect(row?.accessTokenEnc).toMatch(/^v1\./);
+    expect(row?.refreshTokenEnc).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(session?.accessToken);
+    expect(JSON.stringify(row)).not.toContain(session?.refreshToken);
+
+    // The first install made the settings row: installed, not enabled, default settings, no credentials.
+    const installed = await h.app.shops.get(shop);
+    expect(installed).toMatchObject({ shop, installed: true, enabled: false, pausedReason: null, credentials: undefined, settingsVersion: 0 });
+    expect(installed?.settings).toMatchObject({ environment: 'pruebas', branchCode: '0000', billingPoint: '001' });
+
+    // The exchanged token is the simulator's: the Admin API answers with it.
+    const gid = h.simulator.setOrder(shop, makePaidOrder({ id: 5_900_000_000_301 }));
+    const answer = await h.app.admin.graphql<{ order: { id: string; name: string } }>(shop, ORDER_QUERY, { id: gid });
+    expect(answer).toMatchObject({ ok: true, data: { order: { id: gid, name: '#301' } } });
+  });
+
+  it('the app home sends an unknown shop to OAuth (leaving the admin iframe) and an installed one to the app page', async () => {
+    const unknown = await fetch(`${h.app.url}/?shop=tienda-nueva.myshopify.com`, { redirect: 'manual' });
+    expect(unknown.status).toBe(302);
+    expect(unknown.headers.get('location')).toBe('/api/auth?shop=tienda-nueva.myshopify.com');
+
+    const framed = await fetch(`${h.app.url}/?shop=tienda-nueva.myshopify.com&embedded=1&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW51ZXZh`, { redirect: 'manual' });
+    expect(framed.status).toBe(200);
+    const page = await framed.text();
+    expect(page).toContain(`<meta name="shopify-api-key" content="${TEST_API_KEY}">`);
+    expect(page).toContain(`window.open(new URL("/api/auth?shop=tienda-nueva.myshopify.com", location.origin).href, '_top')`);
+
+    await installViaOAuth(h.app.url, 'tienda-home.myshopify.com');
+    const home = await fetch(`${h.app.url}/?shop=tienda-home.myshopify.com&embedded=1&host=abc`, { redirect: 'manual' });
+    expect(home.status).toBe(302);
+    expect(home.headers.get('location')).toBe('/admin?shop=tienda-home.myshopify.com&embedded=1&host=abc');
+
+    expect((await fetch(`${h.app.url}/?shop=not a shop`, { redirect: 'manual' })).status).toBe(400);
+  });
+
+  it('refuses a callback whose HMAC does not match; nothing is stored', async () => {
+    const shop = 'tienda-hmac.myshopify.com';
+    const { cookies, authorizeUrl } = await beginInstall(h.app.url, shop);
+    const callback = await approveAtShopify(authorizeUrl);
+
+    const forgedCode = new URL(callback);
+    forgedCode.searchParams.set('code', 'f'.repeat(32));
+    const forgedHmac = new URL(callback);
+    forgedHmac.searchParams.set('hmac', '0'.repeat(64));
+    for (const url of [forgedCode, forgedHmac]) {
+      const refused = await openCallback(url, cookies);
+      expect(refused.status).toBe(400);
+      const text = await refused.text();
+      expect(text).toBe('Install refused: the request signature or state is not valid. Start the install again from Shopify.');
+      expect(text).not.toContain(callback.searchParams.get('code'));
+    }
+    expect(await sessionRows(shop)).toEqual([]);
+    expect(await shopRows(shop)).toEqual([]);
+
+    // The genuine callback still completes: the refusals consumed nothing.
+    expect((await openCallback(callback, cookies)).status).toBe(302);
+    expect(await sessionRows(shop)).toHaveLength(1);
+  });
+
+  it('refuses a callback whose state is not the one in the browser\'s cookie, or with no cookie at all', async () => {
+    const shop = 'tienda-state.myshopify.com';
+    const first = await beginInstall(h.app.url, shop);
+    const second = await beginInstall(h.app.url, shop);
+    // Shopify signed this callback (valid HMAC) for the second flow's state; the browser holds the first cookie.
+    const callback = await approveAtShopify(second.authorizeUrl);
+    expect(callback.searchParams.get('state')).not.toBe(first.authorizeUrl.searchParams.get('state'));
+
+    const wrongState = await openCallback(callback, first.cookies);
+    expect(wrongState.status).toBe(400);
+    expect(await wrongState.text()).toMatch(/^Install refused: the request signature or state is not valid/);
+
+    const noCookie = await openCallback(callback, '');
+    expect(noCookie.status).toBe(400);
+    expect(await noCookie.text()).toMatch(/^Install refused: the install session expired or cookies are blocked/);
+
+    expect(await sessionRows(shop)).toEqual([]);
+    expect(await shopRows(shop)).toEqual([]);
+  });
+
+  it('refuses to begin without a valid shop domain, and answers bots 410', async () => {
+    for (const query of ['', '?shop=', '?shop=evil.example.com', '?shop=a/b.myshopify.com']) {
+      const res = await fetch(`${h.app.url}/api/auth${query}`, { redirect: 'manual', headers: { 'User-Agent': BROWSER_UA } });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toBe('shop must be a store domain like tienda.myshopify.com');
+    }
+    const bot = await fetch(`${h.app.url}/api/auth?shop=tienda-bot.myshopify.com`, { redirect: 'manual' });
+    expect(bot.status).toBe(410);
+  });
+});

@@ -1,0 +1,51 @@
+// app/uninstalled: the shop's access is gone, so its sessions go too, and the shop stops invoicing.
+// Its invoices stay (the operator can still read them) until shop/redact.
+import type { Shopify } from '@shopify/shopify-api';
+import type { RequestHandler } from 'express';
+import type { Db } from '../src/db/database.ts';
+import { recordDelivery } from '../src/invoices/invoice-repository.ts';
+import type { Logger } from '../src/logger.ts';
+import type { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
+import type { ShopRepository } from '../src/shops/shop-repository.ts';
+import { verifyWebhook } from './verify-webhook.ts';
+
+export interface AppUninstalledDeps {
+  shopify: Shopify;
+  db: Db;
+  sessions: Pick<EncryptedSessionStorage, 'deleteShopSessions'>;
+  shops: Pick<ShopRepository, 'markUninstalled'>;
+  logger: Logger;
+}
+
+export function appUninstalledWebhook(deps: AppUninstalledDeps): RequestHandler {
+  return async (req, res) => {
+    const verified = await verifyWebhook(deps.shopify, req, res, ['app/uninstalled']);
+    if (!verified.ok) {
+      res.status(verified.status).json({ error: verified.error });
+      return;
+    }
+    const { webhook } = verified;
+    // The domain header is not covered by the HMAC: a body about another shop must not uninstall this one.
+    const bodyShop = myshopifyDomainOf(webhook.rawBody);
+    if (bodyShop !== undefined && bodyShop !== webhook.shop) {
+      res.status(400).json({ error: 'myshopify_domain in the body does not match the X-Shopify-Shop-Domain header' });
+      return;
+    }
+    const sessionsDeleted = await deps.sessions.deleteShopSessions(webhook.shop);
+    await deps.shops.markUninstalled(webhook.shop);
+    await recordDelivery(deps.db, webhook.shop, { webhookId: webhook.webhookId, eventId: webhook.eventId, topic: webhook.topic, triggeredAt: webhook.triggeredAt }, 'uninstalled');
+    deps.logger.info({ shop: webhook.shop, sessionsDeleted }, 'app uninstalled: sessions deleted, shop disabled');
+    res.status(200).json({ outcome: 'uninstalled' });
+  };
+}
+
+/** The shop the body (Shopify's Shop resource) is about, when it says. */
+function myshopifyDomainOf(rawBody: string): string | undefined {
+  try {
+    const body: unknown = JSON.parse(rawBody);
+    const domain = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['myshopify_domain'] : undefined;
+    return typeof domain === 'string' ? domain.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}

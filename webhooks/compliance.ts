@@ -1,0 +1,104 @@
+// The mandatory privacy topics at one address: customers/data_request, customers/redact, shop/redact.
+// Each request and what we did about it is recorded in compliance_requests (without the data it erased).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Shopify } from '@shopify/shopify-api';
+import type { Request, RequestHandler } from 'express';
+import type { z } from 'zod';
+import type { Db } from '../src/db/database.ts';
+import { complianceRequests } from '../src/db/schema.ts';
+import type { Logger } from '../src/logger.ts';
+import {
+  customerRedactPayloadSchema,
+  dataRequestPayloadSchema,
+  dataSubjectOf,
+  parseJsonKeepingBigIds,
+  shopRedactPayloadSchema,
+} from '../src/privacy/compliance-payloads.ts';
+import { customerDataReport } from '../src/privacy/customer-data-report.ts';
+import { redactCustomer } from '../src/privacy/customer-redaction.ts';
+import { redactShop } from '../src/privacy/shop-redaction.ts';
+import { verifyWebhook } from './verify-webhook.ts';
+
+export const COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
+
+export interface ComplianceDeps {
+  shopify: Shopify;
+  db: Db;
+  logger: Logger;
+}
+
+/** What was done, for the response and the log: counts only, never the personal data itself. */
+type Handled = { outcome: string; summary: Record<string, unknown>; payload: unknown; result: unknown };
+
+export function complianceWebhook(deps: ComplianceDeps): RequestHandler {
+  return async (req, res) => {
+    const verified = await verifyWebhook(deps.shopify, req, res, COMPLIANCE_TOPICS);
+    if (!verified.ok) {
+      // Shopify's review check wants 401 for anything not signed with the app secret, whatever else is wrong.
+      const status = signatureMatches(req, deps.shopify.config.apiSecretKey) ? verified.status : 401;
+      res.status(status).json({ error: status === 401 && verified.status !== 401 ? 'invalid HMAC signature' : verified.error });
+      return;
+    }
+    const { webhook } = verified;
+    let body: unknown;
+    try {
+      body = parseJsonKeepingBigIds(webhook.rawBody);
+    } catch {
+      res.status(400).json({ error: 'body is not valid JSON' });
+      return;
+    }
+
+    const handled = await handle(deps.db, webhook.topic, webhook.shop, body);
+    if ('error' in handled) {
+      res.status(400).json({ error: handled.error });
+      return;
+    }
+    await deps.db.insert(complianceRequests).values({ topic: webhook.topic, shop: webhook.shop, payload: handled.payload, result: handled.result });
+    deps.logger.info({ topic: webhook.topic, shop: webhook.shop, ...handled.summary }, 'privacy request handled');
+    res.status(200).json({ outcome: handled.outcome, ...handled.summary });
+  };
+}
+
+async function handle(db: Db, topic: string, shop: string, body: unknown): Promise<Handled | { error: string }> {
+  switch (topic) {
+    case 'customers/data_request': {
+      const p = parse(dataRequestPayloadSchema, body, shop);
+      if ('error' in p) return p;
+      const report = await customerDataReport(db, shop, dataSubjectOf(p.customer, p.orders_requested));
+      return { outcome: 'recorded', summary: { invoices: report.invoices.length }, payload: p, result: report };
+    }
+    case 'customers/redact': {
+      const p = parse(customerRedactPayloadSchema, body, shop);
+      if ('error' in p) return p;
+      const result = await redactCustomer(db, shop, dataSubjectOf(p.customer, p.orders_to_redact));
+      const { invoiceIds: _ids, ...counts } = result;
+      // The record keeps who asked by id only: the e-mail and phone were what we were asked to forget.
+      const payload = { shop_id: p.shop_id, shop_domain: p.shop_domain, customer: { id: p.customer.id ?? null }, orders_to_redact: p.orders_to_redact };
+      return { outcome: 'redacted', summary: counts, payload, result };
+    }
+    default: {
+      const p = parse(shopRedactPayloadSchema, body, shop);
+      if ('error' in p) return p;
+      const result = await redactShop(db, shop);
+      const outcome = 'skipped' in result ? 'skipped' : 'deleted';
+      return { outcome, summary: 'skipped' in result ? { reason: result.skipped } : { ...result }, payload: p, result };
+    }
+  }
+}
+
+/** Parse a body and check it is about the shop that sent it (the domain header is not covered by the HMAC). */
+function parse<S extends z.ZodType<{ shop_domain: string }>>(schema: S, body: unknown, shop: string): z.infer<S> | { error: string } {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) return { error: `not a privacy request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'} ${i.message}`).join('; ')}` };
+  if (parsed.data.shop_domain !== shop) return { error: 'shop_domain in the body does not match the X-Shopify-Shop-Domain header' };
+  return parsed.data;
+}
+
+function signatureMatches(req: Request, secret: string): boolean {
+  const header = req.get('x-shopify-hmac-sha256');
+  if (!header) return false;
+  const rawBody = typeof req.body === 'string' ? req.body : '';
+  const expected = Buffer.from(createHmac('sha256', secret).update(rawBody, 'utf8').digest('base64'));
+  const given = Buffer.from(header);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
