@@ -95,7 +95,13 @@ describe('cli preview', () => {
   it('bad input: not JSON, invalid settings, unknown option — one line each, exit 2', () => {
     const notJson = cli('preview', file('broken.json', '{"id": 1,'));
     expect(notJson.code).toBe(2);
-    expect(notJson.stderr).toMatch(/^preview: the order file .*broken\.json is not JSON: .+\n$/);
+    expect(notJson.stderr).toMatch(/^preview: the order file .*broken\.json is not valid JSON \(line 1, column 10\)\n$/);
+
+    // A broken settings file holding a password: the error says where, never the text around it.
+    const leaky = cli('preview', file('ok.json', '{}'), '--settings', file('leaky.json', '{"credentials": {"Token": "s3cret-token" "Company": 1}}'));
+    expect(leaky.code).toBe(2);
+    expect(leaky.stderr).toMatch(/^preview: the settings file .*leaky\.json is not valid JSON \(line 1, column \d+\)\n$/);
+    expect(leaky.stderr).not.toContain('s3cret');
 
     const badSettings = file('bad-settings.json', JSON.stringify({ defaultPaymentForm: '10', includeTips: 'yes' }));
     const invalid = cli('preview', orderFixturePath('tip'), '--settings', badSettings);

@@ -3,7 +3,7 @@
 // Bad input — a missing or unreadable file, text that is not JSON, settings that do not validate,
 // wrong arguments — is one line on stderr and exit 2. Fiscal number 1, the settings' branch and
 // billing point (default 0000 / 001) and the current time stand in for what the pipeline reserves.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { type MappingSettings, mappingSettingsSchema } from '../../mappers/mapping-settings.ts';
@@ -11,13 +11,13 @@ import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import { type OrderTransaction, orderToDocument, parseOrderTransactions } from '../../mappers/order-to-document.ts';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { shopSettingsSchema } from '../shops/shop-settings.ts';
+import { CliInputError, readJsonFile } from './cli-context.ts';
 
 export const USAGE = 'usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>]';
 
 /** Keys that mark a shop settings file (the `mapping` object inside it); otherwise the file is mapping settings. */
 const SHOP_SETTINGS_KEYS = ['mapping', 'branchCode', 'billingPoint', 'environment', 'credentials', 'enabled'];
 
-class InputError extends Error {}
 
 interface PreviewSettings {
   branchCode: string;
@@ -29,7 +29,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     const { orderFile, settingsFile, transactionsFile } = readArgs(args);
     const settings = settingsFile === undefined ? defaultSettings() : readSettings(settingsFile);
-    const parsed = parseShopifyOrder(readJson(orderFile, 'order'));
+    const parsed = parseShopifyOrder(readJsonFile(orderFile, 'order'));
     if (!parsed.ok) return printProblems(parsed.problems);
     const transactions = readTransactions(transactionsFile ?? siblingTransactions(orderFile));
     if (transactions !== undefined && !transactions.ok) return printProblems(transactions.problems);
@@ -44,7 +44,7 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result.document, null, 2)}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof InputError)) throw error;
+    if (!(error instanceof CliInputError)) throw error;
     console.error(`preview: ${error.message}`);
     return 2;
   }
@@ -60,32 +60,16 @@ function readArgs(args: string[]): { orderFile: string; settingsFile?: string; t
       strict: true,
     });
   } catch (error) {
-    throw new InputError(`${(error as Error).message} (${USAGE})`);
+    throw new CliInputError(`${(error as Error).message} (${USAGE})`);
   }
   const [orderFile, ...extra] = parsed.positionals;
-  if (orderFile === undefined) throw new InputError(`missing the order file (${USAGE})`);
-  if (extra.length > 0) throw new InputError(`unexpected argument ${extra[0]} (${USAGE})`);
+  if (orderFile === undefined) throw new CliInputError(`missing the order file (${USAGE})`);
+  if (extra.length > 0) throw new CliInputError(`unexpected argument ${extra[0]} (${USAGE})`);
   return {
     orderFile,
     ...(parsed.values.settings === undefined ? {} : { settingsFile: parsed.values.settings }),
     ...(parsed.values.transactions === undefined ? {} : { transactionsFile: parsed.values.transactions }),
   };
-}
-
-function readJson(file: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    throw new InputError(`cannot read the ${what} file ${file}: ${reason}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`the ${what} file ${file} is not JSON: ${(error as Error).message}`);
-  }
 }
 
 function defaultSettings(): PreviewSettings {
@@ -95,15 +79,15 @@ function defaultSettings(): PreviewSettings {
 
 /** A shop settings file (branch, billing point, `mapping`) or a mapping settings file on its own. */
 function readSettings(file: string): PreviewSettings {
-  const json = readJson(file, 'settings');
+  const json = readJsonFile(file, 'settings');
   const isShop = typeof json === 'object' && json !== null && SHOP_SETTINGS_KEYS.some((k) => k in json);
   if (isShop) {
     const shop = shopSettingsSchema.safeParse(json);
-    if (!shop.success) throw new InputError(`the settings file ${file} is not valid: ${describe(shop.error)}`);
+    if (!shop.success) throw new CliInputError(`the settings file ${file} is not valid: ${describe(shop.error)}`);
     return { branchCode: shop.data.branchCode, billingPoint: shop.data.billingPoint, mapping: shop.data.mapping };
   }
   const mapping = mappingSettingsSchema.safeParse(json);
-  if (!mapping.success) throw new InputError(`the settings file ${file} is not valid: ${describe(mapping.error)}`);
+  if (!mapping.success) throw new CliInputError(`the settings file ${file} is not valid: ${describe(mapping.error)}`);
   return { ...defaultSettings(), mapping: mapping.data };
 }
 
@@ -121,7 +105,7 @@ function readTransactions(
   file: string | undefined,
 ): { ok: true; transactions: OrderTransaction[] } | { ok: false; problems: MappingProblem[] } | undefined {
   if (file === undefined) return undefined;
-  return parseOrderTransactions(readJson(file, 'transactions'));
+  return parseOrderTransactions(readJsonFile(file, 'transactions'));
 }
 
 function printProblems(problems: MappingProblem[]): number {
