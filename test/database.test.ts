@@ -59,3 +59,25 @@ describe.each(testDatabases)('database on $name', (target) => {
     expect(row?.nextNumber).toBe(9_999_999_999);
   });
 });
+
+describe('the embedded database on disk', () => {
+  it('belongs to one process at a time, and is taken over when its owner is gone', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { openDatabase } = await import('../src/db/database.ts');
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fe-lock-')), 'pglite');
+    const first = await openDatabase({ kind: 'pglite', dataDir: dir });
+    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(`the embedded database in ${dir} is in use by this process already`);
+    await first.close();
+    // Held by another live process (our parent stands in for it): refused, naming it.
+    fs.writeFileSync(`${dir}.lock`, String(process.ppid));
+    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(`is in use by process ${process.ppid}; stop that process first`);
+    // A lock left by a process that no longer runs (pid 2^22 + 1 is above Linux's pid_max default) is taken over.
+    fs.writeFileSync(`${dir}.lock`, String(4_194_305));
+    const second = await openDatabase({ kind: 'pglite', dataDir: dir });
+    expect(fs.readFileSync(`${dir}.lock`, 'utf8')).toBe(String(process.pid));
+    await second.close();
+    expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+  });
+});

@@ -30,12 +30,24 @@ export type DatabaseTarget =
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'pglite') {
-    if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
-    // relaxedDurability: PGlite does not fsync; it survives a killed process, not a power cut (see README).
-    const client = await PGlite.create(target.dataDir ? { dataDir: target.dataDir, relaxedDurability: true } : {});
-    const db = drizzlePglite({ client, schema }) as unknown as Db;
-    await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-    return { db, kind: 'pglite', close: () => client.close() };
+    const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
+    try {
+      // relaxedDurability: PGlite does not fsync; it survives a killed process, not a power cut (see README).
+      const client = await PGlite.create(target.dataDir ? { dataDir: target.dataDir, relaxedDurability: true } : {});
+      const db = drizzlePglite({ client, schema }) as unknown as Db;
+      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+      return {
+        db,
+        kind: 'pglite',
+        async close() {
+          await client.close();
+          unlock();
+        },
+      };
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
 
   // Several processes may start at once: apply migrations under an advisory lock on one connection.
@@ -50,6 +62,47 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const client = postgres(target.url, { max: target.maxConnections ?? 10, onnotice: () => {} });
   const db = drizzlePostgres({ client, schema }) as unknown as Db;
   return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+}
+
+/**
+ * The embedded database belongs to one process at a time (two would corrupt it): a lock file with the
+ * owner's pid, taken over when that process is gone (e.g. killed).
+ */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockFile = `${dataDir.replace(/\/+$/, '')}.lock`;
+  for (;;) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(fs.readFileSync(lockFile, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
+        const who = owner === process.pid ? 'this process already' : `process ${owner}`;
+        throw new Error(
+          `the embedded database in ${dataDir} is in use by ${who}; stop that process first, or use PostgreSQL (DATABASE_URL) to run several processes (if no such process runs, delete ${lockFile})`,
+        );
+      }
+      fs.rmSync(lockFile, { force: true });
+    }
+  }
+  return () => {
+    try {
+      if (fs.readFileSync(lockFile, 'utf8').trim() === String(process.pid)) fs.rmSync(lockFile);
+    } catch {
+      // already gone
+    }
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The target the app's configuration asks for. */
