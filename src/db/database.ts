@@ -82,6 +82,7 @@ function lockDataDir(dataDir: string): () => void {
         const who = owner === process.pid ? 'this process already' : `process ${owner}`;
         throw new Error(
           `the embedded database in ${dataDir} is in use by ${who}; stop that process first, or use PostgreSQL (DATABASE_URL) to run several processes (if no such process runs, delete ${lockFile})`,
+          { cause: error },
         );
       }
       fs.rmSync(lockFile, { force: true });
