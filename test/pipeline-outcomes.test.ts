@@ -102,7 +102,11 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
     const paused = await waitFor(async () => (await database.db.select().from(shops).where(eq(shops.shop, shop)))[0]?.pausedReason ?? undefined, 20_000, 'the shop to pause');
     expect(paused).toMatch(/^The gateway refused the shop's invoicing credentials \("Token de emisor invalido\."\)/);
-    const waiting = await invoiceOf(gid);
+    // The shop is paused first, then the invoice records why it waits.
+    const waiting = await waitFor(async () => {
+      const row = await invoiceOf(gid);
+      return row?.lastErrorKind ? row : undefined;
+    }, 20_000, 'the invoice to record the refusal');
     expect(waiting).toMatchObject({ status: 'pending', lastErrorKind: 'credentials', lastErrorCode: '101' });
     expect(JSON.stringify(await database.db.select().from(gatewayCalls))).not.toContain('bad-token');
 
