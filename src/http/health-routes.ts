@@ -1,10 +1,11 @@
 // GET /healthz for load balancers and orchestrators, GET /metrics for Prometheus.
 // Database-derived values (invoices by state, queue, deliveries) are counted at scrape time and are the same
 // from every process sharing the database: aggregate them with max(), not sum(), across instances.
-import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { Db } from '../db/database.ts';
 import { invoices, shops, webhookDeliveries } from '../db/schema.ts';
+import { dueInvoiceCondition } from '../invoices/invoice-repository.ts';
 import type { InvoiceWorker } from '../invoices/invoice-worker.ts';
 import { type AppMetrics, PROMETHEUS_CONTENT_TYPE } from '../metrics.ts';
 
@@ -54,15 +55,7 @@ export async function queueStats(db: Db): Promise<QueueStats> {
     })
     .from(invoices)
     .innerJoin(shops, eq(shops.shop, invoices.shop))
-    .where(
-      and(
-        eq(invoices.status, 'pending'),
-        lte(invoices.nextAttemptAt, sql`now()`),
-        eq(shops.enabled, true),
-        eq(shops.installed, true),
-        isNull(shops.pausedReason),
-      ),
-    );
+    .where(dueInvoiceCondition());
   const oldest = row?.oldest === null || row?.oldest === undefined ? 0 : Math.max(0, Number(row.oldest));
   return { due: Number(row?.due ?? 0), oldestDueAgeSeconds: Math.round(oldest * 1000) / 1000 };
 }

@@ -57,12 +57,8 @@ export async function claimDueInvoices(db: Db, o: ClaimOptions): Promise<Invoice
     .innerJoin(shops, eq(shops.shop, invoices.shop))
     .where(
       and(
-        eq(invoices.status, 'pending'),
-        lte(invoices.nextAttemptAt, sql`now()`),
+        dueInvoiceCondition(),
         or(isNull(invoices.leaseUntil), lte(invoices.leaseUntil, sql`now()`)),
-        eq(shops.enabled, true),
-        eq(shops.installed, true),
-        isNull(shops.pausedReason),
         o.skipShops.length > 0 ? notInArray(invoices.shop, o.skipShops) : undefined,
       ),
     )
@@ -74,6 +70,20 @@ export async function claimDueInvoices(db: Db, o: ClaimOptions): Promise<Invoice
     .set({ leaseOwner: o.owner, leaseUntil: leaseEnd(o.leaseMs), updatedAt: sql`now()` })
     .where(inArray(invoices.id, due))
     .returning();
+}
+
+/**
+ * Invoices a worker may take now: pending, due, of an enabled, installed, unpaused shop.
+ * For a query that joins `shops` on the invoice's shop.
+ */
+export function dueInvoiceCondition() {
+  return and(
+    eq(invoices.status, 'pending'),
+    lte(invoices.nextAttemptAt, sql`now()`),
+    eq(shops.enabled, true),
+    eq(shops.installed, true),
+    isNull(shops.pausedReason),
+  );
 }
 
 const leaseEnd = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;

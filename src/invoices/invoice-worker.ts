@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { ORDER_TRANSACTIONS_QUERY, needsTransactions, orderToDocument, parseOrderTransactions, type OrderTransaction } from '../../mappers/order-to-document.ts';
+import type { AppConfig } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import { type GatewayCallRecord, type GatewayClient, createGatewayClient } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayDocument } from '../gateway/gateway-types.ts';
@@ -27,15 +28,7 @@ import {
 } from './invoice-repository.ts';
 import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
 
-export interface WorkerOptions {
-  concurrency: number;
-  shopConcurrency: number;
-  pollMs: number;
-  leaseMs: number;
-  maxAttempts: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-}
+export type WorkerOptions = Omit<AppConfig['worker'], 'enabled'>;
 
 export interface GatewaySettings {
   baseUrl: string;

@@ -18,6 +18,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { buildCufe, qrUrl } from '../../mappers/cufe.ts';
+import { mulberry32 } from '../seeded-random.ts';
 import {
   documentSchema,
   type GatewayCredentials,
@@ -27,6 +28,7 @@ import { checkCredentialsPresent, checkDocumentDataPresent, validateSendDocument
 import { renderInvoicePdf, type SandboxIssuer } from './sandbox-pdf.ts';
 
 export type { SandboxIssuer } from './sandbox-pdf.ts';
+export { mulberry32 } from '../seeded-random.ts';
 
 export const SANDBOX_OPERATIONS = ['SendDocument', 'DownloadPDF', 'StatusDocument'] as const;
 export type SandboxOperation = (typeof SANDBOX_OPERATIONS)[number];
@@ -480,14 +482,3 @@ export function signJwt(payload: Record<string, unknown>, key: string): string {
   return `${header}.${body}.${signature}`;
 }
 
-/** Small seedable PRNG (mulberry32): reproducible fault sequences, not for secrets. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -3,6 +3,7 @@
 // adds, and it signs and sends webhooks exactly as Shopify does. Everything it is told or asked is kept so a
 // test can read it back. Not for production: there is no persistence and no security beyond token checks.
 
+import { mulberry32 } from '../../seeded-random.ts';
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -356,17 +357,6 @@ function graphqlDateTime(value: unknown): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Deterministic dice for fault injection (mulberry32). */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function orderGidOf(order: RestOrder): string {
   const gid = order['admin_graphql_api_id'];
@@ -552,7 +542,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
     http5xxRate: 0,
     http5xxStatus: 503,
   };
-  let dice = seededRandom(1);
+  let dice = mulberry32(1);
 
   const now = (): number => Date.now() + clockOffsetMs;
 
@@ -1317,7 +1307,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
         http5xxRate: f.http5xxRate ?? 0,
         http5xxStatus: f.http5xxStatus ?? 503,
       };
-      dice = seededRandom(f.seed ?? 1);
+      dice = mulberry32(f.seed ?? 1);
     },
 
     async sendWebhook(opts) {
