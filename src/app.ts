@@ -6,15 +6,23 @@ import type { AddressInfo } from 'node:net';
 import { ApiVersion, LogSeverity, type Shopify, shopifyApi } from '@shopify/shopify-api';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
 import express from 'express';
+import { appUninstalledWebhook } from '../webhooks/app-uninstalled.ts';
+import { complianceWebhook } from '../webhooks/compliance.ts';
 import { ordersPaidWebhook } from '../webhooks/orders-paid.ts';
+import { mountAdmin } from './admin/admin-routes.ts';
 import type { AppConfig } from './config/env.ts';
 import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
+import { healthRoutes } from './http/health-routes.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
+import { IntakeBatcher } from './invoices/intake-batcher.ts';
 import { InvoiceWorker, type GatewaySettings } from './invoices/invoice-worker.ts';
+import { ReconcileSweeper } from './invoices/reconcile-sweep.ts';
 import type { Logger } from './logger.ts';
+import { type AppMetrics, createAppMetrics } from './metrics.ts';
 import { createShopifyAdmin, type ShopifyAdmin } from './shopify/admin-client.ts';
 import { rewritingFetch } from './shopify/admin-api-origin.ts';
+import { mountOAuthRoutes } from './shopify/oauth-routes.ts';
 import { createOfflineSessions } from './shopify/offline-sessions.ts';
 import { EncryptedSessionStorage } from './shopify/session-storage.ts';
 import { createSecretBox, type SecretBox } from './shops/secret-box.ts';
@@ -32,6 +40,9 @@ export interface AppParts {
   sessions: EncryptedSessionStorage;
   admin: ShopifyAdmin;
   worker: InvoiceWorker;
+  /** The reconciliation sweep (on a timer when the worker runs and RECONCILE_INTERVAL_MINUTES > 0). */
+  sweep: ReconcileSweeper;
+  metrics: AppMetrics;
   server: http.Server;
   /** Where the app listens, e.g. http://127.0.0.1:3000. */
   url: string;
@@ -73,7 +84,11 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
 
   const shops = new ShopRepository(database.db, box);
   const sessions = new EncryptedSessionStorage(database.db, box);
-  const admin = createShopifyAdmin({ shopify, sessions: createOfflineSessions({ shopify, db: database.db, storage: sessions }), logger });
+  const offlineSessions = createOfflineSessions({ shopify, db: database.db, storage: sessions });
+  const admin = createShopifyAdmin({ shopify, sessions: offlineSessions, logger });
+  const metrics = createAppMetrics();
+  // PGlite has one connection: one intake transaction at a time; PostgreSQL takes a few in parallel.
+  const intake = new IntakeBatcher(database.db, { concurrency: database.kind === 'pglite' ? 1 : 4 });
   const worker = new InvoiceWorker({
     db: database.db,
     shops,
@@ -82,15 +97,46 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     appUrl: appUrl.origin,
     logger,
     options: config.worker,
+    onGatewayCall: (call) => metrics.recordGatewayCall(call),
   });
+  const sweep = new ReconcileSweeper(
+    {
+      db: database.db,
+      admin,
+      sessions: offlineSessions,
+      intake,
+      apiVersion: SHOPIFY_API_VERSION,
+      windowHours: config.reconcile.windowHours,
+      logger,
+      owner: worker.owner,
+      onStored: () => worker.wake(),
+      metrics,
+    },
+    { intervalMs: config.reconcile.intervalMinutes * 60_000 },
+  );
 
   const app = createHttpApp({
     logger,
     webhookBodyLimitBytes: config.webhookBodyLimitBytes,
     webhooks: {
-      '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, logger, onStored: () => worker.wake() }),
+      '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
+      '/webhooks/app/uninstalled': appUninstalledWebhook({ shopify, db: database.db, sessions, shops, logger }),
+      '/webhooks/compliance': complianceWebhook({ shopify, db: database.db, logger }),
     },
     mount(a) {
+      a.use(healthRoutes({ db: database.db, worker, workerEnabled: config.worker.enabled, pollMs: config.worker.pollMs, metrics }));
+      // Before OAuth: `/` without a shop opens the admin page; /api/auth falls through to OAuth.
+      mountAdmin(a, {
+        db: database.db,
+        shopify,
+        shops,
+        gateway: o.gateway,
+        appUrl: appUrl.origin,
+        wakeWorker: () => worker.wake(),
+        logger,
+        devSessionTokens: config.demo || config.nodeEnv === 'test',
+      });
+      mountOAuthRoutes(a, { shopify, sessions, shops, logger, adminApiOrigin: o.shopify.adminApiOrigin });
       a.get('/invoices/:file', invoicePdfRoute(database.db));
       a.use(express.json({ limit: '1mb' }));
     },
@@ -102,6 +148,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
   if (config.worker.enabled) worker.start();
+  if (config.worker.enabled && config.reconcile.intervalMinutes > 0) sweep.start();
 
   return {
     config,
@@ -113,9 +160,12 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     sessions,
     admin,
     worker,
+    sweep,
+    metrics,
     server,
     url: `http://${host}:${address.port}`,
     async close() {
+      await sweep.stop();
       await worker.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
