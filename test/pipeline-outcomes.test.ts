@@ -52,6 +52,47 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(h.simulator.metafields(gid).map((m) => m.key).sort()).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
   });
 
+  it('several gateways: the worker reads the order\'s transactions from Shopify and invoices each payment form', async () => {
+    const { shop } = await orderFor();
+    const fs = await import('node:fs');
+    const order = JSON.parse(fs.readFileSync(new URL('./fixtures/orders/gift-card-payment.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const nodes = JSON.parse(fs.readFileSync(new URL('./fixtures/orders/gift-card-payment.transactions.json', import.meta.url), 'utf8')) as {
+      gateway: string;
+      kind: string;
+      status: string;
+      amountSet: { shopMoney: { amount: string } };
+    }[];
+    order.test = false;
+    const gid = h.simulator.setOrder(shop, order, {
+      transactions: nodes.map((t) => ({ gateway: t.gateway, kind: t.kind, status: t.status, amount: t.amountSet.shopMoney.amount })),
+    });
+    await h.simulator.sendWebhook({ address: h.webhookAddress, topic: 'orders/paid', shop, payload: order });
+    const row = await untilStatus(gid, 'completed');
+    const totals = (row.document as { totalsSubTotals: { totalInvoice: string; listFormPayment: unknown[] } }).totalsSubTotals;
+    expect(totals.listFormPayment).toEqual([
+      { formPaymentInvoice: '07', valueFeePaid: '50.00' },
+      { formPaymentInvoice: '03', valueFeePaid: '84.82' },
+    ]);
+    expect(totals.totalInvoice).toBe('134.82');
+    expect(h.simulator.calls().filter((c) => c.shop === shop && c.operation === 'order')).toHaveLength(1);
+  });
+
+  it('write-back: throttled, 429 and 5xx answers from Shopify are retried until the metafields are written', async () => {
+    const { shop, gid, order } = await orderFor();
+    h.simulator.setFaults({ graphqlThrottledRate: 0.4, http429Rate: 0.2, http5xxRate: 0.2, seed: 5 });
+    try {
+      await h.simulator.orderPaid(shop, order, h.webhookAddress);
+      const row = await untilStatus(gid, 'completed');
+      const writes = h.simulator.calls().filter((c) => c.shop === shop && c.operation === 'metafieldsSet');
+      expect(writes.at(-1)?.outcome).toBe('ok');
+      expect(writes.slice(0, -1).every((c) => ['throttled', 'http_429', 'http_5xx'].includes(c.outcome))).toBe(true);
+      expect(writes.length).toBeGreaterThan(1);
+      expect(h.simulator.metafields(gid).find((m) => m.key === 'cufe')?.value).toBe(row.cufe);
+    } finally {
+      h.simulator.setFaults({});
+    }
+  });
+
   it('skipped: an order of only gift cards has nothing to invoice and uses no fiscal number', async () => {
     const { shop, gid, id } = await orderFor();
     const order = makePaidOrder({ id, lines: [{ title: 'Tarjeta de regalo', price: 2500, quantity: 1, ratePercent: 0 }] });
