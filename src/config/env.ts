@@ -183,6 +183,15 @@ export function testDatabaseUrl(source: Record<string, string | undefined> = pro
   return url === undefined || url === '' ? undefined : url;
 }
 
+/** PostgreSQL for `npm run bench`: DATABASE_URL, else TEST_DATABASE_URL; undefined when neither is set. */
+export function benchDatabaseUrl(source: Record<string, string | undefined> = process.env): string | undefined {
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL']) {
+    const url = source[name];
+    if (url !== undefined && url !== '') return url;
+  }
+  return undefined;
+}
+
 /** The minimal environment for a child process of ours (tests, bench): PATH and HOME, nothing configured. */
 export function baseChildEnvironment(source: Record<string, string | undefined> = process.env): Record<string, string> {
   return { PATH: source.PATH ?? '/usr/bin:/bin', HOME: source.HOME ?? '/tmp' };

@@ -1,9 +1,9 @@
 // Group commit for webhook intake: the deliveries that arrive while the previous write is running are
-// written together, in one transaction with one multi-row insert per table. Each caller's promise
+// written together, in one transaction holding one statement for both tables. Each caller's promise
 // resolves only after that transaction commits, so no delivery is answered 200 before its row is durable.
 // Idle, a delivery is written at once (no timer); under load, batches grow by themselves.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Db, Tx } from '../db/database.ts';
 import { invoices, webhookDeliveries } from '../db/schema.ts';
 import type { DeliveryFacts, EnqueueResult, NewInvoice } from './invoice-repository.ts';
 
@@ -26,6 +26,7 @@ export class IntakeBatcher {
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private queue: Pending[] = [];
+  private lz4: Promise<boolean> | undefined;
   private running = 0;
   private scheduled = false;
 
@@ -68,43 +69,85 @@ export class IntakeBatcher {
     }
   }
 
-  private async write(batch: Pending[]): Promise<EnqueueResult[]> {
-    return this.db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(invoices)
-        .values(
-          batch.map(({ invoice }) => ({
-            shop: invoice.shop,
-            orderGid: invoice.orderGid,
-            orderName: invoice.orderName,
-            totalCents: invoice.totalCents,
-            currency: invoice.currency,
-            test: invoice.test,
-            orderSnapshot: sql`${invoice.rawOrder}::jsonb`,
-          })),
-        )
-        // Also absorbs the same order twice in one batch: the first row wins, the rest are duplicates.
-        .onConflictDoNothing()
-        .returning({ shop: invoices.shop, orderGid: invoices.orderGid });
-      const fresh = new Set(inserted.map((r) => `${r.shop} ${r.orderGid}`));
-      const results = batch.map(({ invoice }): EnqueueResult => {
-        const key = `${invoice.shop} ${invoice.orderGid}`;
-        if (!fresh.has(key)) return 'duplicate';
-        fresh.delete(key);
-        return 'stored';
-      });
-      await tx.insert(webhookDeliveries).values(
-        batch.map(({ invoice, delivery }, i) => ({
-          webhookId: delivery.webhookId,
-          eventId: delivery.eventId,
-          topic: delivery.topic,
-          triggeredAt: delivery.triggeredAt,
-          shop: invoice.shop,
-          orderGid: invoice.orderGid,
-          outcome: results[i]!,
-        })),
+  /** Whether the server can compress with lz4; asked once, in the first batch's transaction. */
+  private lz4Available(tx: Tx): Promise<boolean> {
+    this.lz4 ??= tx
+      .execute(sql`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`)
+      .then(
+        (result) => rowsOf<{ lz4: boolean }>(result)[0]?.lz4 === true,
+        (error: unknown) => {
+          this.lz4 = undefined; // ask again with the next batch
+          throw error;
+        },
       );
-      return results;
+    return this.lz4;
+  }
+
+  private async write(batch: Pending[]): Promise<EnqueueResult[]> {
+    // One transaction, one statement: the snapshots go as their own parameters (the database parses
+    // each once, into jsonb), everything else as one small JSON parameter. Building a 7-column
+    // multi-row insert per table cost more CPU than the rest of the request (bench/RESULTS.md).
+    const meta = JSON.stringify(
+      batch.map(({ invoice, delivery }, i) => ({
+        i,
+        shop: invoice.shop,
+        order_gid: invoice.orderGid,
+        order_name: invoice.orderName,
+        total_cents: invoice.totalCents,
+        currency: invoice.currency,
+        test: invoice.test,
+        webhook_id: delivery.webhookId,
+        event_id: delivery.eventId ?? null,
+        topic: delivery.topic,
+        triggered_at: delivery.triggeredAt ?? null,
+      })),
+    );
+    const snapshots = sql.join(
+      batch.map(({ invoice }, i) => sql`(${sql.raw(String(i))}, ${invoice.rawOrder}::jsonb)`),
+      sql`, `,
+    );
+    return this.db.transaction(async (tx) => {
+      // lz4 compresses the 8 KB snapshots for a third of pglz's CPU (PostgreSQL built with it; not PGlite).
+      if (await this.lz4Available(tx)) await tx.execute(sql`set local default_toast_compression = lz4`);
+      const rows = await tx.execute<{ i: number; outcome: EnqueueResult }>(sql`
+        with batch as (
+          select b.*, s.body
+          from jsonb_to_recordset(${meta}::jsonb) as b(
+            i int, shop text, order_gid text, order_name text, total_cents bigint, currency text, test boolean,
+            webhook_id text, event_id text, topic text, triggered_at text)
+          join (values ${snapshots}) as s(i, body) on s.i = b.i
+        ),
+        inserted as (
+          -- In delivery order, so the first delivery of an order in the batch is the one stored.
+          insert into ${invoices} (shop, order_gid, order_name, total_cents, currency, test, order_snapshot)
+          select shop, order_gid, order_name, total_cents, currency, test, body from batch order by i
+          on conflict do nothing
+          returning shop, order_gid
+        ),
+        outcomes as (
+          -- Stored: the order's first delivery in the batch, when its row is new. The rest: duplicates.
+          select b.*, case when b.i = b.first and n.order_gid is not null then 'stored' else 'duplicate' end as outcome
+          from (select *, min(i) over (partition by shop, order_gid) as first from batch) b
+          left join inserted n on n.shop = b.shop and n.order_gid = b.order_gid
+        ),
+        logged as (
+          insert into ${webhookDeliveries} (webhook_id, event_id, topic, triggered_at, shop, order_gid, outcome)
+          select webhook_id, event_id, topic, triggered_at, shop, order_gid, outcome from outcomes order by i
+        )
+        select i, outcome from outcomes`);
+      return resultsInOrder(rowsOf(rows), batch.length);
     });
   }
+}
+
+/** drizzle's execute returns the rows themselves (postgres.js) or `{ rows }` (PGlite). */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+function resultsInOrder(rows: { i: number; outcome: EnqueueResult }[], size: number): EnqueueResult[] {
+  const results = new Array<EnqueueResult | undefined>(size);
+  for (const r of rows) results[Number(r.i)] = r.outcome;
+  if (results.some((r) => r === undefined) || rows.length !== size) throw new Error('intake: the batch statement did not answer for every delivery');
+  return results as EnqueueResult[];
 }

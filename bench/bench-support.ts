@@ -1,0 +1,186 @@
+// What the benches share: where PostgreSQL is, a seeded shop, realistic signed order bodies, percentiles.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Session } from '@shopify/shopify-api';
+import postgres from 'postgres';
+import { baseChildEnvironment, benchDatabaseUrl } from '../src/config/env.ts';
+import type { Database } from '../src/db/database.ts';
+import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
+import { createSecretBox } from '../src/shops/secret-box.ts';
+import { ShopRepository } from '../src/shops/shop-repository.ts';
+import { credentialsFor } from '../test/support/harness.ts';
+import { makePaidOrder } from '../test/support/order-factory.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export const BENCH_API_KEY = 'bench-api-key';
+export const BENCH_API_SECRET = 'bench-api-secret';
+
+/** Tried when neither DATABASE_URL nor TEST_DATABASE_URL is set (the CI service's address). */
+const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A PostgreSQL server URL for the bench, or undefined ("PostgreSQL: not available"). */
+export async function findPostgres(): Promise<string | undefined> {
+  const configured = benchDatabaseUrl();
+  if (configured) return configured;
+  const probe = postgres(DEFAULT_POSTGRES_URL, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  try {
+    await probe`select 1`;
+    return DEFAULT_POSTGRES_URL;
+  } catch {
+    return undefined;
+  } finally {
+    await probe.end({ timeout: 1 });
+  }
+}
+
+/** A fresh temporary directory (PGlite data, app data); removed by the returned function. */
+export function tempDir(prefix: string): { dir: string; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Install and enable a shop the way the app would after OAuth and settings: offline session (when an
+ * access token is given), settings with sandbox credentials (its own Company at the sandbox).
+ */
+export async function seedShop(database: Database, key: Buffer, shop: string, accessToken?: string): Promise<void> {
+  const box = createSecretBox(key);
+  if (accessToken) {
+    await new EncryptedSessionStorage(database.db, box).storeSession(
+      new Session({ id: `offline_${shop}`, shop, state: 'bench', isOnline: false, accessToken, scope: 'read_orders,write_orders' }),
+    );
+  }
+  const shops = new ShopRepository(database.db, box);
+  await shops.ensureInstalled(shop);
+  const current = await shops.get(shop);
+  const saved = await shops.saveSettings(shop, { ...current!.settings, credentials: credentialsFor(shop), enabled: true });
+  if (!saved.ok) throw new Error(saved.problems.join('; '));
+}
+
+export const ORDER_BODY_BYTES = 8192;
+
+const BODY_LINES = [
+  { title: 'Camisa de lino', sku: 'CAM-001', price: 2450, quantity: 2, ratePercent: 7 },
+  { title: 'Libro de cocina panameña', sku: 'LIB-010', price: 1800, quantity: 1, ratePercent: 0 },
+  { title: 'Café de altura 500 g', sku: 'CAF-500', price: 1299, quantity: 3, ratePercent: 7 },
+  { title: 'Sombrero pintao', sku: 'SOM-002', price: 8500, quantity: 1, ratePercent: 10 },
+  { title: 'Mola enmarcada', sku: 'MOL-007', price: 12000, quantity: 1, ratePercent: 7 },
+];
+
+/** A realistic 5-line paid order, padded with a note to ORDER_BODY_BYTES (Shopify's bodies carry much more than we read). */
+export function paidOrder(id: number): Record<string, unknown> {
+  const order = makePaidOrder({ id, lines: BODY_LINES, shippingCents: 500 });
+  // Bytes, not characters: the accented letters take two in UTF-8.
+  const bytes = Buffer.byteLength(JSON.stringify({ ...order, note: '' }));
+  return { ...order, note: 'x'.repeat(Math.max(0, ORDER_BODY_BYTES - bytes)) };
+}
+
+/** The order body as text with `__ID__` where the numeric order id goes (the load generator fills it per request). */
+export function orderTemplate(): string {
+  const marker = 7_999_999_999_999;
+  return JSON.stringify(paidOrder(marker)).replaceAll(String(marker), '__ID__');
+}
+
+/** Order ids in a range nothing else uses; each bench run takes its own block. */
+export function orderIdBase(block: number): number {
+  return 7_000_000_000_000 + block * 10_000_000;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+/** A random 32-byte encryption key for one bench run. */
+export function benchKey(): Buffer {
+  return randomBytes(32);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** 12,345 */
+export function int(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** 12.3 ms */
+export function ms(n: number): string {
+  return `${n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')} ms`;
+}
+
+export interface SandboxProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** The sandbox gateway in its own process (`npm run sandbox`), so its PDF rendering does not share the app's event loop. */
+export async function startSandboxProcess(options: { latencyMs: number; seed?: number }): Promise<SandboxProcess> {
+  const args = ['src/sandbox/sandbox-main.ts', '--port', '0', '--latency', String(options.latencyMs), '--seed', String(options.seed ?? 1)];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: baseChildEnvironment(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const match = /Sandbox gateway listening: (\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then(() => reject(new Error(`sandbox exited before listening:\n${seen}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Peak resident set (VmHWM) of a process in bytes, from /proc; undefined where there is no /proc. */
+export function peakRss(pid: number): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+    return kb ? Number(kb[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resident set (VmRSS) of a process in bytes, from /proc; undefined where there is no /proc. */
+export function currentRss(pid: number): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+)\s+kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc; undefined where there is no /proc. */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: 100 on every Linux Node supports. */
+const CLOCK_TICKS = 100;
+
+export function mib(bytes: number | undefined): string {
+  return bytes === undefined ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`;
+}

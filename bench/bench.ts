@@ -1,0 +1,77 @@
+// `npm run bench [-- <name>]`: run every benchmark (or one), print ONE table (row, figure, baseline/target,
+// ratio/pass) and write it to bench/results/latest.md; a full run also writes bench/RESULTS.md (committed).
+// A benchmark is a module exporting `run(): Promise<BenchRow[]>`; it may print its own detail first.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type BenchRow, machine, markdownReport, textTable } from './bench-table.ts';
+
+type BenchModule = { run(): Promise<BenchRow[] | void> };
+
+interface BenchEntry {
+  summary: string;
+  load: () => Promise<BenchModule>;
+}
+
+const ADMIN_LIST_BENCH = path.join(import.meta.dirname, 'admin-list-bench.ts');
+
+export const BENCHES: Record<string, BenchEntry> = {
+  mapper: { summary: 'orders mapped per second, 10-line and 250-line orders', load: () => import('./mapper-bench.ts') },
+  intake: { summary: 'webhook intake req/s and p50/p99 on PGlite and PostgreSQL, beside a plain-insert baseline', load: () => import('./intake-bench.ts') },
+  e2e: { summary: '10,000 paid orders through the sandbox gateway at 200 ms: invoices/s vs the gateway limit, drain time, peak RSS', load: () => import('./e2e-bench.ts') },
+  inline: { summary: 'webhook p99 with the gateway at 6 s: the inline design (gateway call inside the webhook) vs ours', load: () => import('./inline-bench.ts') },
+  admin: { summary: 'admin invoices list response time with 50,000 invoices', load: loadAdminListBench },
+};
+
+/** The admin list bench is another helper's file; until it exists its row says where it will be. */
+async function loadAdminListBench(): Promise<BenchModule> {
+  if (!fs.existsSync(ADMIN_LIST_BENCH)) {
+    return {
+      run: async () => [{ row: 'admin list', figure: 'admin list: see bench/admin-list-bench.ts (not written yet)', baseline: 'target < 200 ms at 50,000 invoices', result: '—' }],
+    };
+  }
+  return (await import(ADMIN_LIST_BENCH)) as BenchModule;
+}
+
+function usage(): string {
+  return ['usage: npm run bench [-- <name>]', '', 'benchmarks:', ...Object.entries(BENCHES).map(([n, b]) => `  ${n.padEnd(8)} ${b.summary}`)].join('\n');
+}
+
+export async function runBench(argv: string[]): Promise<number> {
+  const [name, ...extra] = argv;
+  if (extra.length > 0 || (name !== undefined && !Object.hasOwn(BENCHES, name))) {
+    console.error(`${name === undefined ? '' : `unknown benchmark: ${name}\n\n`}${usage()}`);
+    return 2;
+  }
+  const names = name === undefined ? Object.keys(BENCHES) : [name];
+  const startedAt = new Date();
+  const loadAtStart = os.loadavg()[0]!;
+  const rows: BenchRow[] = [];
+  for (const n of names) {
+    console.log(`\n# ${n}: ${BENCHES[n]!.summary}`);
+    const bench = await BENCHES[n]!.load();
+    try {
+      const produced = await bench.run();
+      rows.push(...(produced ?? [{ row: n, figure: 'printed above', baseline: '', result: '—' }]));
+    } catch (error) {
+      // One broken row must not hide the others' figures.
+      console.error(error);
+      rows.push({ row: n, figure: `failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, baseline: '', result: 'error', pass: false });
+    }
+  }
+  const seconds = (Date.now() - startedAt.getTime()) / 1000;
+  console.log(`\n${textTable(rows)}\n`);
+
+  const command = `npm run bench${name === undefined ? '' : ` -- ${name}`}`;
+  const report = markdownReport(rows, machine(), startedAt, seconds, command, { start: loadAtStart, end: os.loadavg()[0]! });
+  const resultsDir = path.join(import.meta.dirname, 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  fs.writeFileSync(path.join(resultsDir, 'latest.md'), report);
+  // Only a full run replaces the committed figures.
+  if (name === undefined) fs.writeFileSync(path.join(import.meta.dirname, 'RESULTS.md'), report);
+  console.log(`written: bench/results/latest.md${name === undefined ? ', bench/RESULTS.md' : ''}`);
+  // A missed target is a figure, not a failure of the command (speed is measured, not asserted); a crash is.
+  return rows.some((r) => r.result === 'error') ? 1 : 0;
+}
+
+if (import.meta.main) process.exitCode = await runBench(process.argv.slice(2));
