@@ -7,13 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { mintSessionToken } from '../src/admin/session-token.ts';
-import { startApp } from '../src/app.ts';
-import { loadConfig } from '../src/config/env.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
-import { silentLogger } from '../src/logger.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
-import { BENCH_API_KEY, BENCH_API_SECRET, benchKey, findPostgres, int, ms, percentile, seedShop, tempDir } from './bench-support.ts';
+import { BENCH_API_KEY, BENCH_API_SECRET, benchKey, findPostgres, int, ms, percentile, seedShop, startIntakeApp, tempDir } from './bench-support.ts';
 import type { BenchRow } from './bench-table.ts';
 import { textTable } from './bench-table.ts';
 
@@ -127,15 +124,7 @@ async function measure(database: Database): Promise<Timing[]> {
   if (process.argv.includes('--vacuum')) await database.db.execute(sql`vacuum analyze invoices`);
   console.log(`  seeded ${int(INVOICES + OTHER_INVOICES * OTHER_SHOPS.length)} invoices in ${ms(performance.now() - seeded)}`);
 
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' });
-  const app = await startApp({
-    config,
-    logger: silentLogger,
-    encryptionKey: key,
-    shopify: { apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET, appUrl: 'http://127.0.0.1', scopes: ['read_orders', 'write_orders'], adminApiOrigin: undefined },
-    gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
-    database,
-  });
+  const app = await startIntakeApp(database, key);
   try {
     // Long enough for the whole run; the API checks it on every call like any other.
     const { token } = mintSessionToken({ shop: SHOP, apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET, ttlSeconds: 3600 });

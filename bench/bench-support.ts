@@ -6,8 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Session } from '@shopify/shopify-api';
 import postgres from 'postgres';
-import { baseChildEnvironment, benchDatabaseUrl } from '../src/config/env.ts';
+import { type AppParts, startApp } from '../src/app.ts';
+import { baseChildEnvironment, benchDatabaseUrl, loadConfig } from '../src/config/env.ts';
 import type { Database } from '../src/db/database.ts';
+import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
@@ -183,4 +185,17 @@ const CLOCK_TICKS = 100;
 
 export function mib(bytes: number | undefined): string {
   return bytes === undefined ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`;
+}
+
+/** The real app on a database, intake only (no worker), as the intake and admin-list benches run it. */
+export async function startIntakeApp(database: Database, key: Buffer): Promise<AppParts> {
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' });
+  return startApp({
+    config,
+    logger: silentLogger,
+    encryptionKey: key,
+    shopify: { apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET, appUrl: 'http://127.0.0.1', scopes: ['read_orders', 'write_orders'], adminApiOrigin: undefined },
+    gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
+    database,
+  });
 }

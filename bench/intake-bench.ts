@@ -8,13 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { count, sql } from 'drizzle-orm';
 import { bigserial, jsonb, pgTable } from 'drizzle-orm/pg-core';
 import express from 'express';
-import { SHOPIFY_API_VERSION, startApp } from '../src/app.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
-import { silentLogger } from '../src/logger.ts';
 import type { BenchRow } from './bench-table.ts';
-import { BENCH_API_KEY, BENCH_API_SECRET, benchKey, findPostgres, int, ms, orderIdBase, orderTemplate, seedShop, sleep, tempDir } from './bench-support.ts';
+import { BENCH_API_SECRET, benchKey, findPostgres, int, ms, orderIdBase, orderTemplate, seedShop, sleep, startIntakeApp, tempDir } from './bench-support.ts';
 import { type LoadResult, generateLoad } from './load-generator.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
 
@@ -91,15 +89,7 @@ async function measure(database: Database): Promise<Measured> {
   await database.db.execute(sql`create table if not exists bench_baseline (id bigserial primary key, body jsonb not null)`);
   const key = benchKey();
   await seedShop(database, key, SHOP);
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' });
-  const app = await startApp({
-    config,
-    logger: silentLogger,
-    encryptionKey: key,
-    shopify: { apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET, appUrl: 'http://127.0.0.1', scopes: ['read_orders', 'write_orders'], adminApiOrigin: undefined },
-    gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
-    database,
-  });
+  const app = await startIntakeApp(database, key);
   const baseline = await listen(baselineApp(database, BENCH_API_SECRET));
   try {
     const oursUrl = `${app.url}/webhooks/orders/paid`;
