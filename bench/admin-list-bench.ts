@@ -7,10 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { mintSessionToken } from '../src/admin/session-token.ts';
-import { type Database, openDatabase } from '../src/db/database.ts';
+import type { Database } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
-import { createFreshPostgresDatabase } from '../test/support/databases.ts';
-import { BENCH_API_KEY, BENCH_API_SECRET, benchKey, findPostgres, int, ms, percentile, seedShop, startIntakeApp, tempDir } from './bench-support.ts';
+import { BENCH_API_KEY, BENCH_API_SECRET, benchKey, findPostgres, int, ms, percentile, seedShop, onFreshDatabase, startIntakeApp } from './bench-support.ts';
 import type { BenchRow } from './bench-table.ts';
 import { textTable } from './bench-table.ts';
 
@@ -152,27 +151,6 @@ async function measure(database: Database): Promise<Timing[]> {
   }
 }
 
-async function onPglite(): Promise<Timing[]> {
-  const tmp = tempDir('fe-bench-admin-');
-  const database = await openDatabase({ kind: 'pglite', dataDir: tmp.dir });
-  try {
-    return await measure(database);
-  } finally {
-    await database.close();
-    tmp.remove();
-  }
-}
-
-async function onPostgres(serverUrl: string): Promise<Timing[]> {
-  const fresh = await createFreshPostgresDatabase(serverUrl);
-  const database = await openDatabase({ kind: 'postgres', url: fresh.url });
-  try {
-    return await measure(database);
-  } finally {
-    await database.close();
-    await fresh.drop();
-  }
-}
 
 function rowsFor(target: string, timings: Timing[]): BenchRow[] {
   return timings.map((t) => ({
@@ -187,11 +165,11 @@ function rowsFor(target: string, timings: Timing[]): BenchRow[] {
 export async function run(): Promise<BenchRow[]> {
   console.log(`admin list: ${int(INVOICES)} invoices for one shop + ${int(OTHER_INVOICES)} for each of ${OTHER_SHOPS.length} others; median of ${RUNS} runs per query`);
   console.log('  PGlite');
-  const rows = rowsFor('PGlite', await onPglite());
+  const rows = rowsFor('PGlite', await onFreshDatabase(undefined, measure));
   const pgUrl = await findPostgres();
   if (pgUrl) {
     console.log('  PostgreSQL');
-    rows.push(...rowsFor('PostgreSQL', await onPostgres(pgUrl)));
+    rows.push(...rowsFor('PostgreSQL', await onFreshDatabase(pgUrl, measure)));
   } else {
     rows.push({ row: 'admin list, PostgreSQL', figure: 'PostgreSQL: not available', baseline: 'set DATABASE_URL or TEST_DATABASE_URL', result: '—' });
   }

@@ -8,11 +8,12 @@ import { Session } from '@shopify/shopify-api';
 import postgres from 'postgres';
 import { type AppParts, startApp } from '../src/app.ts';
 import { baseChildEnvironment, benchDatabaseUrl, loadConfig } from '../src/config/env.ts';
-import type { Database } from '../src/db/database.ts';
+import { type Database, openDatabase } from '../src/db/database.ts';
 import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
+import { createFreshPostgresDatabase } from '../test/support/databases.ts';
 import { credentialsFor } from '../test/support/harness.ts';
 import { makePaidOrder } from '../test/support/order-factory.ts';
 
@@ -198,4 +199,26 @@ export async function startIntakeApp(database: Database, key: Buffer): Promise<A
     gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
     database,
   });
+}
+
+/** Run `measure` on a fresh database: file-backed PGlite in a temp dir, or a new PostgreSQL database on `serverUrl`. */
+export async function onFreshDatabase<T>(serverUrl: string | undefined, measure: (database: Database) => Promise<T>): Promise<T> {
+  if (serverUrl === undefined) {
+    const tmp = tempDir('fe-bench-pglite-');
+    const database = await openDatabase({ kind: 'pglite', dataDir: tmp.dir });
+    try {
+      return await measure(database);
+    } finally {
+      await database.close();
+      tmp.remove();
+    }
+  }
+  const fresh = await createFreshPostgresDatabase(serverUrl);
+  const database = await openDatabase({ kind: 'postgres', url: fresh.url });
+  try {
+    return await measure(database);
+  } finally {
+    await database.close();
+    await fresh.drop();
+  }
 }

@@ -9,12 +9,11 @@ import { count, sql } from 'drizzle-orm';
 import { bigserial, jsonb, pgTable } from 'drizzle-orm/pg-core';
 import express from 'express';
 import { SHOPIFY_API_VERSION } from '../src/app.ts';
-import { type Database, openDatabase } from '../src/db/database.ts';
+import type { Database } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
 import type { BenchRow } from './bench-table.ts';
-import { BENCH_API_SECRET, benchKey, findPostgres, int, ms, orderIdBase, orderTemplate, seedShop, sleep, startIntakeApp, tempDir } from './bench-support.ts';
+import { BENCH_API_SECRET, benchKey, findPostgres, int, ms, orderIdBase, orderTemplate, seedShop, sleep, onFreshDatabase, startIntakeApp } from './bench-support.ts';
 import { type LoadResult, generateLoad } from './load-generator.ts';
-import { createFreshPostgresDatabase } from '../test/support/databases.ts';
 
 const SHOP = 'tienda-bench.myshopify.com';
 const CONNECTIONS = 50;
@@ -115,27 +114,6 @@ async function measure(database: Database): Promise<Measured> {
   }
 }
 
-async function onPglite(): Promise<Measured> {
-  const tmp = tempDir('fe-bench-pglite-');
-  const database = await openDatabase({ kind: 'pglite', dataDir: tmp.dir });
-  try {
-    return await measure(database);
-  } finally {
-    await database.close();
-    tmp.remove();
-  }
-}
-
-async function onPostgres(serverUrl: string): Promise<Measured> {
-  const fresh = await createFreshPostgresDatabase(serverUrl);
-  const database = await openDatabase({ kind: 'postgres', url: fresh.url });
-  try {
-    return await measure(database);
-  } finally {
-    await database.close();
-    await fresh.drop();
-  }
-}
 
 function describeLoad(r: LoadResult): string {
   return `${int(r.perSecond)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
@@ -180,10 +158,10 @@ function rowsFor(label: 'PGlite' | 'PostgreSQL', m: Measured): BenchRow[] {
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   console.log(`intake: ${CONNECTIONS} connections, ${RUN_SECONDS} s per endpoint after ${WARM_UP_SECONDS} s warm-up, distinct signed 8 KB deliveries`);
-  const pglite = await onPglite();
+  const pglite = await onFreshDatabase(undefined, measure);
   rows.push(...rowsFor('PGlite', pglite));
   const pgUrl = await findPostgres();
-  if (pgUrl) rows.push(...rowsFor('PostgreSQL', await onPostgres(pgUrl)));
+  if (pgUrl) rows.push(...rowsFor('PostgreSQL', await onFreshDatabase(pgUrl, measure)));
   else rows.push({ row: 'intake, PostgreSQL', figure: 'PostgreSQL: not available', baseline: 'set DATABASE_URL or TEST_DATABASE_URL', result: '—' });
   return rows;
 }
