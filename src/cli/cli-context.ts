@@ -97,6 +97,32 @@ export async function runCommand(io: CliIo, name: string, body: () => Promise<nu
   }
 }
 
+/**
+ * A command group (`shops add`, `invoices list`, …): run the named subcommand, print the usage for help,
+ * and the usage on stderr with exit 2 for anything else.
+ */
+export async function runSubcommand(
+  io: CliIo,
+  group: string,
+  args: readonly string[],
+  usage: string,
+  subcommands: Record<string, (rest: readonly string[]) => Promise<number>>,
+): Promise<number> {
+  const [sub, ...rest] = args;
+  return runCommand(io, `${group}${sub && !sub.startsWith('-') ? ` ${sub}` : ''}`, async () => {
+    if (sub === '--help' || sub === '-h' || sub === 'help') {
+      io.out(usage);
+      return EXIT_OK;
+    }
+    const handler = sub !== undefined && Object.hasOwn(subcommands, sub) ? subcommands[sub] : undefined;
+    if (!handler) {
+      io.err(usage);
+      return EXIT_BAD_INPUT;
+    }
+    return handler(rest);
+  });
+}
+
 /** Open the context, run, always close. */
 export async function withContext(open: OpenContext, io: CliIo, body: (ctx: CliContext) => Promise<number>): Promise<number> {
   const ctx = await open();

@@ -10,7 +10,6 @@ import {
   CliFailure,
   CliInputError,
   type CliIo,
-  EXIT_BAD_INPUT,
   EXIT_OK,
   type OpenContext,
   formatTable,
@@ -18,7 +17,7 @@ import {
   openCliContext,
   parseCommandArgs,
   processIo,
-  runCommand,
+  runSubcommand,
   withContext,
 } from './cli-context.ts';
 
@@ -40,25 +39,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 export async function runInvoices(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const [sub, ...rest] = args;
-  return runCommand(io, `invoices${sub && !sub.startsWith('-') ? ` ${sub}` : ''}`, async () => {
-    switch (sub) {
-      case 'list':
-        return list(rest, io, open);
-      case 'show':
-        return show(rest, io, open);
-      case 'retry':
-        return retry(rest, io, open);
-      case '--help':
-      case '-h':
-      case 'help':
-        io.out(USAGE);
-        return EXIT_OK;
-      default:
-        io.err(USAGE);
-        return EXIT_BAD_INPUT;
-    }
-  });
+  return runSubcommand(io, 'invoices', args, USAGE, { list: (rest) => list(rest, io, open), show: (rest) => show(rest, io, open), retry: (rest) => retry(rest, io, open) });
 }
 
 function optionalShop(values: Record<string, string>): string | undefined {

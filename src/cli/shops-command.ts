@@ -10,7 +10,6 @@ import {
   CliFailure,
   CliInputError,
   type CliIo,
-  EXIT_BAD_INPUT,
   EXIT_OK,
   type OpenContext,
   formatTable,
@@ -19,7 +18,7 @@ import {
   processIo,
   readJsonFile,
   requireShop,
-  runCommand,
+  runSubcommand,
   withContext,
 } from './cli-context.ts';
 
@@ -43,25 +42,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 export async function runShops(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const [sub, ...rest] = args;
-  return runCommand(io, `shops${sub && !sub.startsWith('-') ? ` ${sub}` : ''}`, async () => {
-    switch (sub) {
-      case 'add':
-        return add(rest, io, open);
-      case 'configure':
-        return configure(rest, io, open);
-      case 'list':
-        return list(rest, io, open);
-      case '--help':
-      case '-h':
-      case 'help':
-        io.out(USAGE);
-        return EXIT_OK;
-      default:
-        io.err(USAGE);
-        return EXIT_BAD_INPUT;
-    }
-  });
+  return runSubcommand(io, 'shops', args, USAGE, { add: (rest) => add(rest, io, open), configure: (rest) => configure(rest, io, open), list: (rest) => list(rest, io, open) });
 }
 
 async function add(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
