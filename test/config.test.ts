@@ -36,7 +36,7 @@ describe('configuration', () => {
       gatewayTimeoutMs: 30_000,
       encryptionKey: undefined,
       webhookBodyLimitBytes: 2_097_152,
-      worker: { enabled: true, concurrency: 8, shopConcurrency: 4, pollMs: 250, leaseMs: 120_000, maxAttempts: 8, retryBaseMs: 2000, retryMaxMs: 900_000 },
+      worker: { enabled: true, concurrency: 16, shopConcurrency: 8, gatewayConcurrency: 8, pollMs: 250, leaseMs: 120_000, maxAttempts: 8, retryBaseMs: 2000, retryMaxMs: 900_000 },
       reconcile: { intervalMinutes: 15, windowHours: 48 },
     });
     expect(config.dataDir).toMatch(/\/data$/);

@@ -42,8 +42,9 @@ const envSchema = z.object({
 
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt.default(2 * 1024 * 1024),
   WORKER_ENABLED: boolish.default(true),
-  WORKER_CONCURRENCY: positiveInt.default(8),
-  WORKER_SHOP_CONCURRENCY: positiveInt.default(4),
+  WORKER_CONCURRENCY: positiveInt.default(16),
+  WORKER_SHOP_CONCURRENCY: positiveInt.default(8),
+  GATEWAY_CONCURRENCY: positiveInt.default(8),
   WORKER_POLL_MS: positiveInt.default(250),
   WORKER_LEASE_MS: positiveInt.default(120_000),
   WORKER_MAX_ATTEMPTS: positiveInt.default(8),
@@ -84,6 +85,8 @@ export interface AppConfig {
     enabled: boolean;
     concurrency: number;
     shopConcurrency: number;
+    /** Gateway calls in flight at once; fewer than `concurrency`, so database and Shopify work overlaps them. */
+    gatewayConcurrency: number;
     pollMs: number;
     leaseMs: number;
     maxAttempts: number;
@@ -167,6 +170,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       enabled: env.WORKER_ENABLED,
       concurrency: env.WORKER_CONCURRENCY,
       shopConcurrency: env.WORKER_SHOP_CONCURRENCY,
+      gatewayConcurrency: env.GATEWAY_CONCURRENCY,
       pollMs: env.WORKER_POLL_MS,
       leaseMs: env.WORKER_LEASE_MS,
       maxAttempts: env.WORKER_MAX_ATTEMPTS,

@@ -1,6 +1,6 @@
 // Invoice rows: intake, claiming with leases, lease-guarded updates, fiscal numbers.
 import { randomBytes, createHash } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/database.ts';
 import { fiscalSequences, fiscalSkips, gatewayCalls, invoicePdfs, invoices, shops, webhookDeliveries } from '../db/schema.ts';
 import type { GatewayCallRecord } from '../gateway/gateway-client.ts';
@@ -100,23 +100,26 @@ export async function releaseLease(db: Db, id: string, owner: string): Promise<v
  * Update a row this worker holds, extending its lease. Returns the new row, or undefined when the lease
  * was lost (another worker owns it now): the caller must stop working on it.
  */
-export async function updateLeased(db: Db | Tx, id: string, owner: string, leaseMs: number, patch: InvoicePatch): Promise<InvoiceRow | undefined> {
-  const [row] = await db
+export async function updateLeased(db: Db | Tx, row: InvoiceRow, owner: string, leaseMs: number, patch: InvoicePatch): Promise<InvoiceRow | undefined> {
+  const [updated] = await db
     .update(invoices)
     .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
-    .where(and(eq(invoices.id, id), eq(invoices.leaseOwner, owner)))
-    .returning();
-  return row;
+    .where(and(eq(invoices.id, row.id), eq(invoices.leaseOwner, owner)))
+    .returning(columnsButSnapshot);
+  return updated && { ...updated, orderSnapshot: row.orderSnapshot };
 }
 
-/** Finish with a row: write the patch and drop the lease, in one statement. */
-export async function finishLeased(db: Db, id: string, owner: string, patch: InvoicePatch): Promise<InvoiceRow | undefined> {
-  const [row] = await db
+/** The order snapshot never changes after intake: updates leave it out of what they read back. */
+const { orderSnapshot: _snapshot, ...columnsButSnapshot } = getTableColumns(invoices);
+
+/** Finish with a row: write the patch and drop the lease, in one statement. False when the lease was lost. */
+export async function finishLeased(db: Db, id: string, owner: string, patch: InvoicePatch): Promise<boolean> {
+  const rows = await db
     .update(invoices)
     .set({ ...patch, leaseOwner: null, leaseUntil: null, updatedAt: sql`now()` })
     .where(and(eq(invoices.id, id), eq(invoices.leaseOwner, owner)))
-    .returning();
-  return row;
+    .returning({ id: invoices.id });
+  return rows.length > 0;
 }
 
 export interface Numbering {
@@ -125,47 +128,38 @@ export interface Numbering {
 }
 
 /**
- * Reserve the next fiscal number for a leased invoice that has none, under the sequence's row lock.
- * The number and the invoice change together or not at all, so a number is never lost or given twice.
+ * Reserve the next fiscal number for a leased invoice that has none, in one statement: lock the invoice (still
+ * ours, still without a number), then take the sequence's next number, then give it to the invoice. When the
+ * invoice no longer qualifies the sequence is not touched, so a number is never lost or given twice.
  */
 export async function reserveFiscalNumber(db: Db, invoice: InvoiceRow, owner: string, leaseMs: number, numbering: Numbering): Promise<InvoiceRow | undefined> {
-  const key = and(
-    eq(fiscalSequences.shop, invoice.shop),
-    eq(fiscalSequences.branchCode, numbering.branchCode),
-    eq(fiscalSequences.billingPoint, numbering.billingPoint),
-    eq(fiscalSequences.documentType, invoice.documentType),
-  );
-  try {
-    return await db.transaction(async (tx) => {
-      await tx
-        .insert(fiscalSequences)
-        .values({ shop: invoice.shop, documentType: invoice.documentType, ...numbering, nextNumber: 1 })
-        .onConflictDoNothing();
-      const [seq] = await tx.select().from(fiscalSequences).where(key).for('update');
-      if (!seq) throw new Error('fiscal sequence vanished');
-      await tx.update(fiscalSequences).set({ nextNumber: seq.nextNumber + 1 }).where(key);
-      const [row] = await tx
-        .update(invoices)
-        .set({
-          fiscalNumber: seq.nextNumber,
-          branchCode: numbering.branchCode,
-          billingPoint: numbering.billingPoint,
-          sendMayHaveReached: false,
-          leaseUntil: leaseEnd(leaseMs),
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(invoices.id, invoice.id), eq(invoices.leaseOwner, owner), isNull(invoices.fiscalNumber)))
-        .returning();
-      if (!row) throw new LeaseLost();
-      return row;
-    });
-  } catch (error) {
-    if (error instanceof LeaseLost) return undefined;
-    throw error;
-  }
+  const taken = db.$with('taken', { number: sql<number>`number`.as('number') }).as(sql`
+    with mine as (
+      select ${invoices.id} from ${invoices}
+      where ${invoices.id} = ${invoice.id} and ${invoices.leaseOwner} = ${owner} and ${invoices.fiscalNumber} is null
+      for update
+    )
+    insert into ${fiscalSequences} (shop, branch_code, billing_point, document_type, next_number)
+    select ${invoice.shop}, ${numbering.branchCode}, ${numbering.billingPoint}, ${invoice.documentType}, 2 from mine
+    on conflict (shop, branch_code, billing_point, document_type)
+      do update set next_number = ${fiscalSequences}.next_number + 1
+    returning next_number - 1 as number`);
+  const [row] = await db
+    .with(taken)
+    .update(invoices)
+    .set({
+      fiscalNumber: sql`${taken.number}`,
+      branchCode: numbering.branchCode,
+      billingPoint: numbering.billingPoint,
+      sendMayHaveReached: false,
+      leaseUntil: leaseEnd(leaseMs),
+      updatedAt: sql`now()`,
+    })
+    .from(taken)
+    .where(eq(invoices.id, invoice.id))
+    .returning(columnsButSnapshot);
+  return row && { ...row, orderSnapshot: invoice.orderSnapshot };
 }
-
-class LeaseLost extends Error {}
 
 /** The number was used outside the app: record why it is skipped and take it off the invoice. */
 export async function skipFiscalNumber(db: Db, invoice: InvoiceRow, owner: string, leaseMs: number, reason: string): Promise<InvoiceRow | undefined> {
@@ -181,7 +175,7 @@ export async function skipFiscalNumber(db: Db, invoice: InvoiceRow, owner: strin
       reason,
       invoiceId: invoice.id,
     });
-    return updateLeased(tx, invoice.id, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    return updateLeased(tx, invoice, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
   });
 }
 

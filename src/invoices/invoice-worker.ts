@@ -12,6 +12,7 @@ import type { Logger } from '../logger.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
 import { writeInvoiceMetafields } from '../shopify/metafield-writer.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
+import { Slots } from '../slots.ts';
 import { type InvoiceError, invoiceError, isRetryable, messages } from './invoice-errors.ts';
 import {
   type InvoicePatch,
@@ -67,6 +68,9 @@ export class InvoiceWorker {
   private readonly random: () => number;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly perShop = new Map<string, number>();
+  /** The gateway's share of concurrency; the worker holds more invoices so their other work overlaps the calls. */
+  readonly gatewaySlots: Slots;
+  private readonly claimBatch: number;
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private again = false;
@@ -79,6 +83,8 @@ export class InvoiceWorker {
     this.o = deps.options;
     this.now = deps.now ?? (() => new Date());
     this.random = deps.random ?? Math.random;
+    this.gatewaySlots = new Slots(deps.options.gatewayConcurrency);
+    this.claimBatch = Math.max(1, Math.floor(deps.options.concurrency / 4));
   }
 
   start(): void {
@@ -123,7 +129,9 @@ export class InvoiceWorker {
     this.lastTickAt = new Date();
     while (!this.stopped) {
       const capacity = this.o.concurrency - this.inFlight.size;
-      if (capacity <= 0) return;
+      // Claim in batches: one claim per finished invoice would be most of the worker's queries. With more
+      // invoices in hand than gateway slots, the slots stay busy while a quarter of the places refill.
+      if (capacity <= 0 || (this.inFlight.size > 0 && capacity < this.claimBatch)) return;
       const fullShops = [...this.perShop].filter(([, n]) => n >= this.o.shopConcurrency).map(([s]) => s);
       const rows = await claimDueInvoices(this.d.db, { owner: this.owner, limit: capacity, leaseMs: this.o.leaseMs, skipShops: fullShops });
       if (rows.length === 0) return;
@@ -253,18 +261,22 @@ export class InvoiceWorker {
     const document = mapped.document;
     const documentHash = hashDocument(document);
 
-    // From here on the gateway may hold an invoice with this number: remember that before asking.
+    // From here on the gateway may hold an invoice with this number: remember that before asking. Inside the
+    // gateway slot, so the lease just extended covers the call however long the wait for the slot was.
     const previous = current;
-    const sending = await updateLeased(this.d.db, current.id, this.owner, this.o.leaseMs, {
-      sendMayHaveReached: true,
-      document,
-      documentHash,
-      environment: shop.settings.environment,
-      problems: null,
+    const sent = await ctx.call(async (gateway) => {
+      const sending = await updateLeased(this.d.db, current, this.owner, this.o.leaseMs, {
+        sendMayHaveReached: true,
+        document,
+        documentHash,
+        environment: shop.settings.environment,
+        problems: null,
+      });
+      if (!sending) return undefined;
+      return { sending, outcome: await gateway.sendDocument({ credentials: shop.credentials!, environment: shop.settings.environment, document }) };
     });
-    if (!sending) return STOP;
-
-    const outcome = await ctx.gateway.sendDocument({ credentials: shop.credentials!, environment: shop.settings.environment, document });
+    if (!sent) return STOP;
+    const { sending, outcome } = sent;
     switch (outcome.kind) {
       case 'authorized':
         return this.advance(sending, 'pdf', {
@@ -297,12 +309,12 @@ export class InvoiceWorker {
   private async reconcile(row: InvoiceRow, ctx: StepContext): Promise<StepResult> {
     const key = documentKey(row);
     const number = formatFiscalNumber(row);
-    const status = await ctx.gateway.statusDocument({ credentials: ctx.shop.credentials!, key });
+    const status = await ctx.call((gateway) => gateway.statusDocument({ credentials: ctx.shop.credentials!, key }));
     if (status.kind === 'credentials') return this.pauseShop(row, status.message, status.code);
     if (status.kind === 'unavailable') return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(status.reason)), ctx);
     if (status.kind === 'other') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
 
-    const pdf = await ctx.gateway.downloadPdf({ credentials: ctx.shop.credentials!, key });
+    const pdf = await ctx.call((gateway) => gateway.downloadPdf({ credentials: ctx.shop.credentials!, key }));
     if (pdf.kind === 'credentials') return this.pauseShop(row, pdf.message, pdf.code);
     if (pdf.kind === 'unavailable') return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(pdf.reason)), ctx);
     if (pdf.kind === 'not_found') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
@@ -314,7 +326,7 @@ export class InvoiceWorker {
     if (!cufe || !total || !(await pdfShowsAmount(pdf.pdf, total))) {
       return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
     }
-    await storePdf(this.d.db, row.id, pdf.pdf);
+    ctx.pdfToken = await storePdf(this.d.db, row.id, pdf.pdf);
     return this.advance(row, 'writeback', {
       cufe,
       // The signed QR address is only in the lost answer; the DGI's CUFE lookup is the public equivalent.
@@ -331,17 +343,17 @@ export class InvoiceWorker {
     this.d.logger.warn({ invoiceId: row.id, shop: row.shop, fiscalNumber: number }, 'fiscal number already used outside the app; skipping it');
     const skipped = await skipFiscalNumber(this.d.db, row, this.owner, this.o.leaseMs, 'gateway answered 102 for a number this app had not sent: used outside the app');
     if (!skipped) return STOP;
-    const noticed = await updateLeased(this.d.db, row.id, this.owner, this.o.leaseMs, { notice: messages.numberUsedElsewhere(number) });
+    const noticed = await updateLeased(this.d.db, row, this.owner, this.o.leaseMs, { notice: messages.numberUsedElsewhere(number) });
     return noticed ? { kind: 'next', row: noticed } : STOP;
   }
 
   // ── pdf ─────────────────────────────────────────────────────────────────────────────────
 
   private async pdfStep(row: InvoiceRow, ctx: StepContext): Promise<StepResult> {
-    const outcome = await ctx.gateway.downloadPdf({ credentials: ctx.shop.credentials!, key: documentKey(row) });
+    const outcome = await ctx.call((gateway) => gateway.downloadPdf({ credentials: ctx.shop.credentials!, key: documentKey(row) }));
     switch (outcome.kind) {
       case 'pdf':
-        await storePdf(this.d.db, row.id, outcome.pdf);
+        ctx.pdfToken = await storePdf(this.d.db, row.id, outcome.pdf);
         return this.advance(row, 'writeback', {});
       case 'credentials':
         return this.pauseShop(row, outcome.message, outcome.code);
@@ -356,7 +368,7 @@ export class InvoiceWorker {
   // ── write-back ──────────────────────────────────────────────────────────────────────────
 
   private async writebackStep(row: InvoiceRow, ctx: StepContext): Promise<StepResult> {
-    const token = await pdfTokenFor(this.d.db, row.id);
+    const token = ctx.pdfToken ?? (await pdfTokenFor(this.d.db, row.id));
     if (!token) return this.advance(row, 'pdf', {});
     const result = await writeInvoiceMetafields(this.d.admin, row.shop, row.orderGid, {
       cufe: row.cufe ?? '',
@@ -386,7 +398,7 @@ export class InvoiceWorker {
   // ── outcomes ────────────────────────────────────────────────────────────────────────────
 
   private async advance(row: InvoiceRow, step: 'pdf' | 'writeback', patch: InvoicePatch): Promise<StepResult> {
-    const next = await updateLeased(this.d.db, row.id, this.owner, this.o.leaseMs, {
+    const next = await updateLeased(this.d.db, row, this.owner, this.o.leaseMs, {
       ...patch,
       step,
       attempts: 0,
@@ -464,16 +476,23 @@ export class InvoiceWorker {
 /** Per-invoice context: the shop, and a gateway client whose calls are written to the audit table. */
 class StepContext {
   readonly shop: Shop;
-  readonly gateway: GatewayClient;
+  private readonly gateway: GatewayClient;
   private readonly worker: InvoiceWorker;
   private readonly invoice: InvoiceRow;
   private calls: GatewayCallRecord[] = [];
+  /** The stored PDF's link token, once this attempt has stored it (saves reading it back). */
+  pdfToken: string | undefined;
 
   constructor(worker: InvoiceWorker, shop: Shop, invoice: InvoiceRow) {
     this.worker = worker;
     this.shop = shop;
     this.invoice = invoice;
     this.gateway = worker.gatewayFor((c) => this.calls.push(c));
+  }
+
+  /** Talk to the gateway once a gateway slot is free. */
+  call<T>(task: (gateway: GatewayClient) => Promise<T>): Promise<T> {
+    return this.worker.gatewaySlots.run(() => task(this.gateway));
   }
 
   async flushCalls(): Promise<void> {

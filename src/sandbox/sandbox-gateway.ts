@@ -25,6 +25,7 @@ import {
   type GatewayDocument,
 } from '../gateway/gateway-types.ts';
 import { checkCredentialsPresent, checkDocumentDataPresent, validateSendDocument } from './document-rules.ts';
+import type { PdfRenderer } from './pdf-thread.ts';
 import { renderInvoicePdf, type SandboxIssuer } from './sandbox-pdf.ts';
 
 export type { SandboxIssuer } from './sandbox-pdf.ts';
@@ -39,7 +40,7 @@ export type SandboxOperation = (typeof SANDBOX_OPERATIONS)[number];
  * apply to all three operations; 201 and authorize-then-late only to SendDocument.
  */
 export const faultConfigSchema = z.strictObject({
-  /** Delay before every answer: fixed, or uniform in [min, max]. */
+  /** Time to answer each request (the gateway's own work included): fixed, or uniform in [min, max]. */
   latencyMs: z.union([
     z.number().int().min(0),
     z.strictObject({ min: z.number().int().min(0), max: z.number().int().min(0) }).refine((r) => r.min <= r.max, 'min must be ≤ max'),
@@ -84,6 +85,11 @@ export interface SandboxGatewayOptions {
    * provider stricter than the spec, e.g. ['telephone1'].
    */
   extraRequiredClientFields?: string[];
+  /**
+   * Draws the PDFs (default: on this thread, when first downloaded). Given one, a PDF is drawn as soon as
+   * its document is issued, ready for the DownloadPDF that follows.
+   */
+  renderPdf?: PdfRenderer;
 }
 
 /** What the transport must do: answer JSON, answer an HTML error page, or drop the connection. */
@@ -118,7 +124,7 @@ export interface SandboxStats {
 
 interface IssuedDocument extends IssuedDocumentSummary {
   issuer: SandboxIssuer;
-  pdf?: Uint8Array;
+  pdf?: Promise<Uint8Array>;
 }
 
 export const DEFAULT_SANDBOX_ISSUER: SandboxIssuer = {
@@ -166,6 +172,7 @@ export class SandboxGateway {
   readonly #now: () => Date;
   readonly #documents = new Map<string, IssuedDocument>();
   #extraRequiredClientFields: string[];
+  readonly #renderPdf: PdfRenderer | undefined;
   readonly #securityCodes: () => number;
   #faults: FaultConfig;
   #random: () => number;
@@ -180,6 +187,7 @@ export class SandboxGateway {
     this.#signingKey = options.signingKey ?? DEFAULT_SIGNING_KEY;
     this.#now = options.now ?? (() => new Date());
     this.#extraRequiredClientFields = options.extraRequiredClientFields ?? [];
+    this.#renderPdf = options.renderPdf;
     const faults = faultConfigSchema.parse(options.faults ?? {});
     const seed = faults.seed ?? options.seed ?? 1;
     this.#faults = faults;
@@ -285,6 +293,7 @@ export class SandboxGateway {
     }
     const issued = this.#issue(request.Company, request.environment, document, request.document, taxpayer.issuer ?? this.#issuer, now);
     this.#documents.set(key, issued);
+    if (this.#renderPdf) this.#pdfOf(issued).catch(() => {}); // a failure shows at DownloadPDF
     this.#stats.issued++;
     return {
       code: '200',
@@ -307,8 +316,13 @@ export class SandboxGateway {
     const found = this.#lookup(body);
     if (!('issued' in found)) return found.failure;
     const issued = found.issued;
-    issued.pdf ??= await renderInvoicePdf(issued.document, issued);
-    return { code: '200', document: Buffer.from(issued.pdf).toString('base64') };
+    return { code: '200', document: Buffer.from(await this.#pdfOf(issued)).toString('base64') };
+  }
+
+  #pdfOf(issued: IssuedDocument): Promise<Uint8Array> {
+    const { issuer, environment, cufe, qr, receptionDateDGI, nroAuthorizationProtocol } = issued;
+    issued.pdf ??= (this.#renderPdf ?? renderInvoicePdf)(issued.document, { issuer, environment, cufe, qr, receptionDateDGI, nroAuthorizationProtocol });
+    return issued.pdf;
   }
 
   statusDocument(body: unknown): Record<string, unknown> {

@@ -1,8 +1,9 @@
 // `npm run sandbox`: the sandbox gateway alone, for development and the demo.
 // Options come from argv only: --port N (default 4100), --host H (default 127.0.0.1),
-// --latency MS (fixed delay before every answer), --seed N (fault PRNG seed).
+// --latency MS (time to answer every request), --seed N (fault PRNG seed).
 import { parseArgs } from 'node:util';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from './sandbox-gateway.ts';
+import { startPdfThread } from './pdf-thread.ts';
 import { startSandboxServer } from './sandbox-server.ts';
 
 interface MainOptions {
@@ -51,7 +52,9 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  const pdfThread = startPdfThread();
   const sandbox = await startSandboxServer({
+    renderPdf: pdfThread.render,
     port: options.port,
     host: options.host,
     seed: options.seed,
@@ -70,7 +73,10 @@ async function main(): Promise<void> {
   );
 
   const stop = (): void => {
-    void sandbox.close().then(() => process.exit(0));
+    void sandbox
+      .close()
+      .then(() => pdfThread.close())
+      .then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -279,7 +279,7 @@ function newPage(c: Cursor): void {
 /** Draw the QR symbol of `value` as filled squares (one rectangle per horizontal run of dark modules). */
 export function drawQr(page: PDFPage, value: string, x: number, y: number, size: number): void {
   // A fixed mask: any mask decodes, and choosing the best of eight is most of the QR's CPU.
-  const { modules } = createQr(value, { errorCorrectionLevel: 'M', maskPattern: 2 });
+  const { modules } = createQr([{ data: Buffer.from(value, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M', maskPattern: 2 });
   const count = modules.size;
   const quiet = 2; // modules of white border, inside `size`
   const unit = size / (count + 2 * quiet);

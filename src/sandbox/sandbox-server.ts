@@ -72,6 +72,7 @@ export function createSandboxApp(gateway: SandboxGateway, basePath = DEFAULT_SAN
   });
 
   app.post(`${base}/:operation`, async (req, res) => {
+    const arrived = performance.now();
     const operation = req.params.operation as string;
     if (!isOperation(operation)) {
       res.status(404).json({ code: '404', result: 'error', message: `Operación desconocida: ${operation}` });
@@ -82,7 +83,8 @@ export function createSandboxApp(gateway: SandboxGateway, basePath = DEFAULT_SAN
       return;
     }
     const reply = await gateway.handle(operation, req.body, req.get('authorization'));
-    answerLater(reply, req, res, pending);
+    // The latency is the time to answer, the gateway's own work included (as a client measures it).
+    answerLater({ ...reply, delayMs: reply.delayMs - (performance.now() - arrived) }, req, res, pending);
   });
 
   app.use((_req: Request, res: Response) => {
