@@ -16,6 +16,7 @@ import { baseChildEnvironment } from '../src/config/env.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
+import { APP_START_ARGS } from './support/app-process.ts';
 import { createFreshPostgresDatabase, postgresUrlForTests } from './support/databases.ts';
 import { freePort, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -170,7 +171,7 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
   it('the app on the same data invoices a signed orders/paid and writes it back; the CLI reads and requeues', async () => {
     const port = await freePort();
     const appUrl = `http://127.0.0.1:${port}`;
-    const app: ChildProcess = spawn(process.execPath, ['src/main.ts'], {
+    const app: ChildProcess = spawn(process.execPath, APP_START_ARGS, {
       cwd: ROOT,
       env: env({
         PORT: String(port),

@@ -7,6 +7,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCufe } from '../mappers/cufe.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, SandboxGateway } from '../src/sandbox/sandbox-gateway.ts';
+import { startPdfThread } from '../src/sandbox/pdf-thread.ts';
 import { startSandboxServer, type RunningSandbox } from '../src/sandbox/sandbox-server.ts';
 import { sendDocumentSuccessSchema } from '../src/gateway/gateway-types.ts';
 
@@ -257,6 +258,38 @@ describe('DownloadPDF', () => {
     expect(all).toContain('Libro: Historia de Panamá');
     expect(all).toContain('María Pérez');
     expect(all).toContain('60.15');
+  });
+
+  it('the standalone sandbox draws PDFs on a worker thread: the same bytes, drawn as soon as the document is issued', async () => {
+    const thread = startPdfThread();
+    let drawn = 0;
+    const threaded = await startSandboxServer({
+      signingKey: SIGNING_KEY,
+      now: () => new Date('2026-11-20T15:00:00Z'),
+      renderPdf: (document, authorization) => (drawn++, thread.render(document, authorization)),
+    });
+    const here = await startSandboxServer({ signingKey: SIGNING_KEY, now: () => new Date('2026-11-20T15:00:00Z') });
+    try {
+      const request = sendRequest();
+      const sent = await Promise.all([threaded, here].map(async (s) => (await post(s.url, 'SendDocument', request)).json));
+      // Same clock, same seed: both sandboxes issued the same invoice.
+      expect(sent[0]!.cufe).toBe(sent[1]!.cufe);
+      expect(drawn).toBe(1); // already drawing, before any DownloadPDF
+      const [a, b] = await Promise.all([threaded, here].map(async (s) => (await post(s.url, 'DownloadPDF', documentData(request, true))).json));
+      expect(a!.code).toBe('200');
+      expect(a!.document).toBe(b!.document);
+      expect(drawn).toBe(1);
+      const failing = await startSandboxServer({ renderPdf: () => Promise.reject(new Error('out of paper')) });
+      try {
+        const other = sendRequest();
+        await post(failing.url, 'SendDocument', other);
+        expect((await post(failing.url, 'DownloadPDF', documentData(other, true))).status).toBe(500);
+      } finally {
+        await failing.close();
+      }
+    } finally {
+      await Promise.all([threaded.close(), here.close(), thread.close()]);
+    }
   });
 
   it('paginates 250 lines and survives characters Helvetica cannot draw', async () => {

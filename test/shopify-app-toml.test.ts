@@ -124,7 +124,8 @@ describe('shopify.app.toml', () => {
     expect(web['roles']).toEqual(['frontend', 'backend']);
     expect((web['commands'] as Toml)['dev']).toBe('npm start');
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts['start']).toBe('node src/main.ts');
+    // Node's flags (the young generation's size keeps the app's memory low), then the entry point.
+    expect(pkg.scripts['start']).toBe('node --max-semi-space-size=4 src/main.ts');
   });
 });
 

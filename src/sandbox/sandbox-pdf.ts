@@ -85,7 +85,9 @@ export async function renderInvoicePdf(doc: GatewayDocument, authorization: PdfA
   pdf.setTitle(fonts.clean(`Factura ${fiscalNumber}`));
   pdf.setSubject(authorization.cufe);
   pdf.setProducer('factura-pa sandbox gateway');
-  pdf.setCreationDate(new Date(0)); // same document, same bytes
+  // Same document, same bytes: no clock in the file.
+  pdf.setCreationDate(new Date(0));
+  pdf.setModificationDate(new Date(0));
 
   const cursor: Cursor = { pdf, fonts, page: pdf.addPage([PAGE_WIDTH, PAGE_HEIGHT]), y: PAGE_HEIGHT - MARGIN };
   drawHeader(cursor, doc, authorization, fiscalNumber);

@@ -1,10 +1,19 @@
-// The app as a separate process (`node src/main.ts`), for tests that run several or kill one.
+// The app as a separate process, started as `npm start` starts it, for tests that run several or kill one.
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baseChildEnvironment } from '../../src/config/env.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The node arguments of the `start` script (V8 flags, then src/main.ts): the app runs here as deployed. */
+export const APP_START_ARGS: string[] = (() => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = pkg.scripts.start.trim().split(/\s+/);
+  if (command !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return args;
+})();
 
 export interface AppProcess {
   child: ChildProcess;
@@ -16,7 +25,7 @@ export interface AppProcess {
 }
 
 export function spawnApp(env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const child = spawn(process.execPath, APP_START_ARGS, {
     cwd: ROOT,
     // The child reads its configuration from its environment, like any deployment.
     env: { ...baseChildEnvironment(), LOG_LEVEL: 'info', ...env },
