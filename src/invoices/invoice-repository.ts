@@ -112,14 +112,20 @@ export async function updateLeased(db: Db | Tx, row: InvoiceRow, owner: string, 
 /** The order snapshot never changes after intake: updates leave it out of what they read back. */
 const { orderSnapshot: _snapshot, ...columnsButSnapshot } = getTableColumns(invoices);
 
-/** Finish with a row: write the patch and drop the lease, in one statement. False when the lease was lost. */
-export async function finishLeased(db: Db, id: string, owner: string, patch: InvoicePatch): Promise<boolean> {
-  const rows = await db
-    .update(invoices)
-    .set({ ...patch, leaseOwner: null, leaseUntil: null, updatedAt: sql`now()` })
-    .where(and(eq(invoices.id, id), eq(invoices.leaseOwner, owner)))
-    .returning({ id: invoices.id });
-  return rows.length > 0;
+/**
+ * Finish with a row: write the patch and drop the lease, and log the gateway calls made for it, in one
+ * statement. The calls are logged even when the lease was lost (they happened). False when it was lost.
+ */
+export async function finishLeased(db: Db, id: string, owner: string, patch: InvoicePatch, calls: GatewayCallLog = NO_CALLS): Promise<boolean> {
+  const finish = (q: Pick<Db, 'update'>) =>
+    q
+      .update(invoices)
+      .set({ ...patch, leaseOwner: null, leaseUntil: null, updatedAt: sql`now()` })
+      .where(and(eq(invoices.id, id), eq(invoices.leaseOwner, owner)))
+      .returning({ id: invoices.id });
+  if (calls.records.length === 0) return (await finish(db)).length > 0;
+  const logged = db.$with('logged').as(db.insert(gatewayCalls).values(callRows(calls)).returning({ id: gatewayCalls.id }));
+  return (await finish(db.with(logged))).length > 0;
 }
 
 export interface Numbering {
@@ -179,16 +185,31 @@ export async function skipFiscalNumber(db: Db, invoice: InvoiceRow, owner: strin
   });
 }
 
-export async function storePdf(db: Db, invoiceId: string, pdf: Buffer): Promise<string> {
-  const token = randomBytes(24).toString('base64url'); // 192 random bits
-  const sha256 = createHash('sha256').update(pdf).digest('hex');
-  const [row] = await db
-    .insert(invoicePdfs)
-    .values({ invoiceId, token, sha256, bytes: pdf })
-    // A PDF stored by an earlier attempt wins: its link may already be on the order.
-    .onConflictDoUpdate({ target: invoicePdfs.invoiceId, set: { invoiceId: sql`excluded.invoice_id` } })
-    .returning({ token: invoicePdfs.token });
-  return row!.token;
+/**
+ * Store the invoice's PDF under a new link token and update the leased row, in one statement. A PDF stored
+ * by an earlier attempt wins (its link may already be on the order): its token is the one returned.
+ * Undefined when the lease was lost (the PDF is kept all the same).
+ */
+export async function storePdfAndUpdate(
+  db: Db, row: InvoiceRow, owner: string, leaseMs: number, pdf: Buffer, patch: InvoicePatch,
+): Promise<{ row: InvoiceRow; pdfToken: string } | undefined> {
+  const stored = db.$with('stored').as(
+    db
+      .insert(invoicePdfs)
+      .values({ invoiceId: row.id, token: randomBytes(24).toString('base64url'), sha256: createHash('sha256').update(pdf).digest('hex'), bytes: pdf })
+      .onConflictDoUpdate({ target: invoicePdfs.invoiceId, set: { invoiceId: sql`excluded.invoice_id` } })
+      .returning({ token: invoicePdfs.token }),
+  );
+  const [updated] = await db
+    .with(stored)
+    .update(invoices)
+    .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
+    .from(stored)
+    .where(and(eq(invoices.id, row.id), eq(invoices.leaseOwner, owner)))
+    .returning({ ...columnsButSnapshot, pdfToken: stored.token });
+  if (!updated) return undefined;
+  const { pdfToken, ...rest } = updated;
+  return { row: { ...rest, orderSnapshot: row.orderSnapshot }, pdfToken };
 }
 
 export async function findPdfByToken(db: Db, token: string): Promise<{ bytes: Buffer; sha256: string; invoiceId: string } | undefined> {
@@ -204,21 +225,31 @@ export async function pdfTokenFor(db: Db, invoiceId: string): Promise<string | u
   return row?.token;
 }
 
-export async function recordGatewayCalls(db: Db, shop: string, invoiceId: string, calls: GatewayCallRecord[]): Promise<void> {
-  if (calls.length === 0) return;
-  await db.insert(gatewayCalls).values(
-    calls.map((c) => ({
-      invoiceId,
-      shop,
-      operation: c.operation,
-      outcome: c.outcome,
-      code: c.code ?? null,
-      message: c.message?.slice(0, 1000) ?? null,
-      durationMs: c.durationMs,
-      request: c.request,
-      response: c.response,
-    })),
-  );
+/** Gateway calls made for one invoice, for the audit table. */
+export interface GatewayCallLog {
+  shop: string;
+  invoiceId: string;
+  records: GatewayCallRecord[];
+}
+const NO_CALLS: GatewayCallLog = { shop: '', invoiceId: '', records: [] };
+
+export async function recordGatewayCalls(db: Db, calls: GatewayCallLog): Promise<void> {
+  if (calls.records.length === 0) return;
+  await db.insert(gatewayCalls).values(callRows(calls));
+}
+
+function callRows({ shop, invoiceId, records }: GatewayCallLog) {
+  return records.map((c) => ({
+    invoiceId,
+    shop,
+    operation: c.operation,
+    outcome: c.outcome,
+    code: c.code ?? null,
+    message: c.message?.slice(0, 1000) ?? null,
+    durationMs: c.durationMs,
+    request: c.request,
+    response: c.response,
+  }));
 }
 
 export async function getInvoice(db: Db, id: string): Promise<InvoiceRow | undefined> {

@@ -20,11 +20,12 @@ import {
   claimDueInvoices,
   finishLeased,
   pdfTokenFor,
+  type GatewayCallLog,
   recordGatewayCalls,
   releaseLease,
   reserveFiscalNumber,
   skipFiscalNumber,
-  storePdf,
+  storePdfAndUpdate,
   updateLeased,
 } from './invoice-repository.ts';
 import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
@@ -135,19 +136,22 @@ export class InvoiceWorker {
       const fullShops = [...this.perShop].filter(([, n]) => n >= this.o.shopConcurrency).map(([s]) => s);
       const rows = await claimDueInvoices(this.d.db, { owner: this.owner, limit: capacity, leaseMs: this.o.leaseMs, skipShops: fullShops });
       if (rows.length === 0) return;
+      // One read of each shop for the batch: its settings and credentials as of this claim.
+      const shopsRead = new Map<string, Promise<Shop | undefined>>();
       for (const row of rows) {
         if ((this.perShop.get(row.shop) ?? 0) >= this.o.shopConcurrency) {
           await releaseLease(this.d.db, row.id, this.owner);
           continue;
         }
-        this.launch(row);
+        if (!shopsRead.has(row.shop)) shopsRead.set(row.shop, this.d.shops.get(row.shop));
+        this.launch(row, shopsRead.get(row.shop)!);
       }
     }
   }
 
-  private launch(row: InvoiceRow): void {
+  private launch(row: InvoiceRow, shop: Promise<Shop | undefined>): void {
     this.perShop.set(row.shop, (this.perShop.get(row.shop) ?? 0) + 1);
-    const done = this.process(row)
+    const done = this.process(row, shop)
       .catch((error: unknown) => {
         // The lease runs out and another attempt picks the invoice up where its steps stopped.
         this.d.logger.error({ err: error, invoiceId: row.id, shop: row.shop }, 'invoice worker: unexpected error');
@@ -163,8 +167,8 @@ export class InvoiceWorker {
   }
 
   /** Run the invoice's steps until it is done, waits, or needs a person. */
-  async process(claimed: InvoiceRow): Promise<void> {
-    const shop = await this.d.shops.get(claimed.shop);
+  async process(claimed: InvoiceRow, shopRead: Promise<Shop | undefined>): Promise<void> {
+    const shop = await shopRead;
     if (!shop || !shop.enabled || !shop.credentials) {
       await releaseLease(this.d.db, claimed.id, this.owner);
       return;
@@ -326,8 +330,7 @@ export class InvoiceWorker {
     if (!cufe || !total || !(await pdfShowsAmount(pdf.pdf, total))) {
       return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
     }
-    ctx.pdfToken = await storePdf(this.d.db, row.id, pdf.pdf);
-    return this.advance(row, 'writeback', {
+    return this.storePdfAndAdvance(row, ctx, pdf.pdf, {
       cufe,
       // The signed QR address is only in the lost answer; the DGI's CUFE lookup is the public equivalent.
       qr: cufeLookupUrl(ctx.shop.settings.environment, cufe),
@@ -353,8 +356,7 @@ export class InvoiceWorker {
     const outcome = await ctx.call((gateway) => gateway.downloadPdf({ credentials: ctx.shop.credentials!, key: documentKey(row) }));
     switch (outcome.kind) {
       case 'pdf':
-        ctx.pdfToken = await storePdf(this.d.db, row.id, outcome.pdf);
-        return this.advance(row, 'writeback', {});
+        return this.storePdfAndAdvance(row, ctx, outcome.pdf, {});
       case 'credentials':
         return this.pauseShop(row, outcome.message, outcome.code);
       case 'not_found':
@@ -380,15 +382,7 @@ export class InvoiceWorker {
     });
     if (result.ok) {
       this.d.logger.info({ invoiceId: row.id, shop: row.shop, order: row.orderName, fiscalNumber: formatFiscalNumber(row), worker: this.owner }, 'invoice completed');
-      await finishLeased(this.d.db, row.id, this.owner, {
-        step: 'done',
-        status: 'completed',
-        attempts: 0,
-        writtenBackAt: this.now(),
-        lastErrorKind: null,
-        lastErrorCode: null,
-        lastErrorMessage: null,
-      });
+      await finishLeased(this.d.db, row.id, this.owner, { ...stepDone('done'), status: 'completed', writtenBackAt: this.now() }, ctx.takeCalls());
       return STOP;
     }
     const error = invoiceError(result.retryable ? 'unavailable' : 'writeback', messages.writeback(result.message));
@@ -398,30 +392,35 @@ export class InvoiceWorker {
   // ── outcomes ────────────────────────────────────────────────────────────────────────────
 
   private async advance(row: InvoiceRow, step: 'pdf' | 'writeback', patch: InvoicePatch): Promise<StepResult> {
-    const next = await updateLeased(this.d.db, row, this.owner, this.o.leaseMs, {
-      ...patch,
-      step,
-      attempts: 0,
-      lastErrorKind: null,
-      lastErrorCode: null,
-      lastErrorMessage: null,
-    });
+    const next = await updateLeased(this.d.db, row, this.owner, this.o.leaseMs, { ...patch, ...stepDone(step) });
     return next ? { kind: 'next', row: next } : STOP;
+  }
+
+  private async storePdfAndAdvance(row: InvoiceRow, ctx: StepContext, pdf: Buffer, patch: InvoicePatch): Promise<StepResult> {
+    const stored = await storePdfAndUpdate(this.d.db, row, this.owner, this.o.leaseMs, pdf, { ...patch, ...stepDone('writeback') });
+    if (!stored) return STOP;
+    ctx.pdfToken = stored.pdfToken;
+    return { kind: 'next', row: stored.row };
   }
 
   private async retryLater(row: InvoiceRow, error: InvoiceError, ctx: StepContext): Promise<StepResult> {
     const attempts = row.attempts + 1;
     const exhausted = attempts >= this.o.maxAttempts;
     this.d.logger.warn({ invoiceId: row.id, shop: row.shop, step: row.step, attempts, kind: error.kind, code: error.code }, error.message);
-    await ctx.flushCalls();
-    await finishLeased(this.d.db, row.id, this.owner, {
-      attempts,
-      status: exhausted ? 'failed' : 'pending',
-      nextAttemptAt: exhausted ? this.now() : new Date(this.now().getTime() + this.backoffMs(attempts)),
-      lastErrorKind: error.kind,
-      lastErrorCode: error.code ?? null,
-      lastErrorMessage: exhausted ? messages.exhausted(error.message) : error.message,
-    });
+    await finishLeased(
+      this.d.db,
+      row.id,
+      this.owner,
+      {
+        attempts,
+        status: exhausted ? 'failed' : 'pending',
+        nextAttemptAt: exhausted ? this.now() : new Date(this.now().getTime() + this.backoffMs(attempts)),
+        lastErrorKind: error.kind,
+        lastErrorCode: error.code ?? null,
+        lastErrorMessage: exhausted ? messages.exhausted(error.message) : error.message,
+      },
+      ctx.takeCalls(),
+    );
     return STOP;
   }
 
@@ -495,11 +494,21 @@ class StepContext {
     return this.worker.gatewaySlots.run(() => task(this.gateway));
   }
 
-  async flushCalls(): Promise<void> {
-    const calls = this.calls;
+  /** The calls made so far, handed over to be logged (with the statement that finishes a step). */
+  takeCalls(): GatewayCallLog {
+    const records = this.calls;
     this.calls = [];
-    await recordGatewayCalls(this.worker.db, this.invoice.shop, this.invoice.id, calls);
+    return { shop: this.invoice.shop, invoiceId: this.invoice.id, records };
   }
+
+  async flushCalls(): Promise<void> {
+    await recordGatewayCalls(this.worker.db, this.takeCalls());
+  }
+}
+
+/** A step went through: on to `step`, attempts and last error cleared. */
+function stepDone(step: 'pdf' | 'writeback' | 'done'): InvoicePatch {
+  return { step, attempts: 0, lastErrorKind: null, lastErrorCode: null, lastErrorMessage: null };
 }
 
 export function documentKey(row: InvoiceRow): DocumentKey {
