@@ -124,8 +124,8 @@ describe('shopify.app.toml', () => {
     expect(web['roles']).toEqual(['frontend', 'backend']);
     expect((web['commands'] as Toml)['dev']).toBe('npm start');
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    // Node's flags (the young generation's size keeps the app's memory low), then the entry point.
-    expect(pkg.scripts['start']).toBe('node --max-semi-space-size=4 src/main.ts');
+    // Node's heap sizes (V8 sizes them from the machine's memory otherwise: 400 MiB for this app), then the entry point.
+    expect(pkg.scripts['start']).toBe('node --max-old-space-size=512 --max-semi-space-size=4 src/main.ts');
   });
 });
 
