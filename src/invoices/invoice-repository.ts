@@ -1,6 +1,6 @@
 // Invoice rows: intake, claiming with leases, lease-guarded updates, fiscal numbers.
 import { randomBytes, createHash } from 'node:crypto';
-import { and, asc, eq, getTableColumns, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/database.ts';
 import { fiscalSequences, fiscalSkips, gatewayCalls, invoicePdfs, invoices, shops, webhookDeliveries } from '../db/schema.ts';
 import type { GatewayCallRecord } from '../gateway/gateway-client.ts';
@@ -101,16 +101,21 @@ export async function releaseLease(db: Db, id: string, owner: string): Promise<v
  * was lost (another worker owns it now): the caller must stop working on it.
  */
 export async function updateLeased(db: Db | Tx, row: InvoiceRow, owner: string, leaseMs: number, patch: InvoicePatch): Promise<InvoiceRow | undefined> {
-  const [updated] = await db
+  const updated = await db
     .update(invoices)
     .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
     .where(and(eq(invoices.id, row.id), eq(invoices.leaseOwner, owner)))
-    .returning(columnsButSnapshot);
-  return updated && { ...updated, orderSnapshot: row.orderSnapshot };
+    .returning({ id: invoices.id });
+  return updated.length > 0 ? patched(row, patch) : undefined;
 }
 
-/** The order snapshot never changes after intake: updates leave it out of what they read back. */
-const { orderSnapshot: _snapshot, ...columnsButSnapshot } = getTableColumns(invoices);
+/**
+ * The row as a lease-guarded update left it: the holder's copy with the patch applied. Reading the whole row
+ * back was most of the worker's CPU; only the lease's end and the update time (the database's clock) differ.
+ */
+function patched(row: InvoiceRow, patch: InvoicePatch): InvoiceRow {
+  return { ...row, ...patch } as InvoiceRow;
+}
 
 /**
  * Finish with a row: write the patch and drop the lease, and log the gateway calls made for it, in one
@@ -163,8 +168,8 @@ export async function reserveFiscalNumber(db: Db, invoice: InvoiceRow, owner: st
     })
     .from(taken)
     .where(eq(invoices.id, invoice.id))
-    .returning(columnsButSnapshot);
-  return row && { ...row, orderSnapshot: invoice.orderSnapshot };
+    .returning({ fiscalNumber: invoices.fiscalNumber });
+  return row && patched(invoice, { ...row, ...numbering, sendMayHaveReached: false });
 }
 
 /** The number was used outside the app: record why it is skipped and take it off the invoice. */
@@ -206,10 +211,8 @@ export async function storePdfAndUpdate(
     .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
     .from(stored)
     .where(and(eq(invoices.id, row.id), eq(invoices.leaseOwner, owner)))
-    .returning({ ...columnsButSnapshot, pdfToken: stored.token });
-  if (!updated) return undefined;
-  const { pdfToken, ...rest } = updated;
-  return { row: { ...rest, orderSnapshot: row.orderSnapshot }, pdfToken };
+    .returning({ pdfToken: stored.token });
+  return updated && { row: patched(row, patch), pdfToken: updated.pdfToken };
 }
 
 export async function findPdfByToken(db: Db, token: string): Promise<{ bytes: Buffer; sha256: string; invoiceId: string } | undefined> {

@@ -346,7 +346,7 @@ export class InvoiceWorker {
     this.d.logger.warn({ invoiceId: row.id, shop: row.shop, fiscalNumber: number }, 'fiscal number already used outside the app; skipping it');
     const skipped = await skipFiscalNumber(this.d.db, row, this.owner, this.o.leaseMs, 'gateway answered 102 for a number this app had not sent: used outside the app');
     if (!skipped) return STOP;
-    const noticed = await updateLeased(this.d.db, row, this.owner, this.o.leaseMs, { notice: messages.numberUsedElsewhere(number) });
+    const noticed = await updateLeased(this.d.db, skipped, this.owner, this.o.leaseMs, { notice: messages.numberUsedElsewhere(number) });
     return noticed ? { kind: 'next', row: noticed } : STOP;
   }
 
