@@ -19,9 +19,4 @@ export class Slots {
       else this.#free++;
     }
   }
-
-  /** Tasks waiting for a slot. */
-  get waiting(): number {
-    return this.#waiting.length;
-  }
 }
