@@ -20,7 +20,6 @@ export interface PdfThread {
 
 export function startPdfThread(): PdfThread {
   const worker = new Worker(new URL(import.meta.url));
-  worker.unref();
   const waiting = new Map<number, { resolve: (pdf: Uint8Array) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   worker.on('message', (answer: Answer) => {
@@ -33,6 +32,8 @@ export function startPdfThread(): PdfThread {
     for (const job of waiting.values()) job.reject(error);
     waiting.clear();
   });
+  // After the listeners (adding one refs the thread again): an idle thread does not keep the process alive.
+  worker.unref();
   return {
     render: (document, authorization) =>
       new Promise((resolve, reject) => {
