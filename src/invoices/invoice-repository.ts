@@ -114,7 +114,9 @@ export async function updateLeased(db: Db | Tx, row: InvoiceRow, owner: string, 
  * back was most of the worker's CPU; only the lease's end and the update time (the database's clock) differ.
  */
 function patched(row: InvoiceRow, patch: InvoicePatch): InvoiceRow {
-  return { ...row, ...patch } as InvoiceRow;
+  // As in the update's SET: a key whose value is undefined leaves the column as it was.
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  return { ...row, ...changes } as InvoiceRow;
 }
 
 /**
