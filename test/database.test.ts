@@ -1,7 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { fiscalSequences, invoices } from '../src/db/schema.ts';
+import { type Database, type Db, MIGRATIONS_DIR } from '../src/db/database.ts';
+import { fiscalSequences, invoices, schema } from '../src/db/schema.ts';
+import { findCustomerInvoices } from '../src/privacy/customer-invoices.ts';
 import { testDatabases } from './support/databases.ts';
 
 describe.each(testDatabases)('database on $name', (target) => {
@@ -79,5 +86,38 @@ describe('the embedded database on disk', () => {
     expect(fs.readFileSync(`${dir}.lock`, 'utf8')).toBe(String(process.pid));
     await second.close();
     expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+  });
+});
+
+describe('an embedded database made before the order snapshot became text', () => {
+  it('keeps every stored snapshot, and still finds customers in it', async () => {
+    // The first migration alone, as an installation made before 0001 has it.
+    const first = fs.mkdtempSync(path.join(os.tmpdir(), 'fe-migrations-'));
+    fs.mkdirSync(path.join(first, 'meta'));
+    fs.copyFileSync(path.join(MIGRATIONS_DIR, '0000_init.sql'), path.join(first, '0000_init.sql'));
+    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+    fs.writeFileSync(path.join(first, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
+    const client = await PGlite.create();
+    try {
+      const db = drizzle({ client });
+      await migrate(db, { migrationsFolder: first });
+      const snapshot = { id: 42, name: '#1042', email: 'ana@example.com', customer: { id: 8_000_000_000_001, email: 'ana@example.com' }, note: 'café ñ' };
+      await client.query(
+        `insert into invoices (shop, order_gid, order_name, total_cents, currency, order_snapshot) values ('a.myshopify.com', 'gid://shopify/Order/42', '#1042', 1234, 'USD', $1::jsonb)`,
+        [JSON.stringify(snapshot)],
+      );
+
+      await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+      const typed = drizzle({ client, schema }) as unknown as Db;
+      const [row] = await typed.select().from(invoices);
+      expect(row?.orderSnapshot).toEqual(snapshot);
+      const byId = await findCustomerInvoices(typed, 'a.myshopify.com', { orderGids: [], customerId: '8000000000001', email: undefined });
+      const byEmail = await findCustomerInvoices(typed, 'a.myshopify.com', { orderGids: [], customerId: undefined, email: 'ana@example.com' });
+      const byOtherEmail = await findCustomerInvoices(typed, 'a.myshopify.com', { orderGids: [], customerId: undefined, email: 'luis@example.com' });
+      expect([byId, byEmail, byOtherEmail].map((found) => found.map((r) => r.orderName))).toEqual([['#1042'], ['#1042'], []]);
+    } finally {
+      await client.close();
+      fs.rmSync(first, { recursive: true, force: true });
+    }
   });
 });

@@ -52,7 +52,8 @@ describe.each(testDatabases)('intake batcher on $name', (target) => {
 
   it('answers only after the commit: a failed transaction rejects every delivery in it, and stores none', async () => {
     const batcher = new IntakeBatcher(database.db);
-    const bad = { ...invoice(9001, 'fail.myshopify.com'), rawOrder: '{not json' };
+    // An order name the table refuses (not null) fails the one statement, so the whole batch.
+    const bad = { ...invoice(9001, 'fail.myshopify.com'), orderName: null as unknown as string };
     const results = await Promise.allSettled([batcher.enqueue(invoice(9000, 'fail.myshopify.com'), delivery('f-1')), batcher.enqueue(bad, delivery('f-2'))]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(await database.db.select().from(invoices).where(eq(invoices.shop, 'fail.myshopify.com'))).toEqual([]);

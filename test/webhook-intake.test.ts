@@ -106,7 +106,7 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
     const row = await waitFor(async () => (await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/7008')))[0]);
     const text = await database.db.execute<{ id: string }>(
       // Read the number as text in SQL: a JS number would round it.
-      sql`select order_snapshot->>'id' as id from invoices where id = ${row.id}`,
+      sql`select order_snapshot::json->>'id' as id from invoices where id = ${row.id}`,
     );
     const rows = Array.isArray(text) ? text : (text as { rows: { id: string }[] }).rows;
     expect(rows[0]!.id).toBe('820982911946154508');

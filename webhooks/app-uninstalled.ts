@@ -7,6 +7,7 @@ import { recordDelivery } from '../src/invoices/invoice-repository.ts';
 import type { Logger } from '../src/logger.ts';
 import type { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
+import { answer } from '../src/http/webhook-body.ts';
 import { verifyWebhook } from './verify-webhook.ts';
 
 export interface AppUninstalledDeps {
@@ -21,21 +22,21 @@ export function appUninstalledWebhook(deps: AppUninstalledDeps): RequestHandler 
   return async (req, res) => {
     const verified = await verifyWebhook(deps.shopify, req, res, ['app/uninstalled']);
     if (!verified.ok) {
-      res.status(verified.status).json({ error: verified.error });
+      answer(res, verified.status, { error: verified.error });
       return;
     }
     const { webhook } = verified;
     // The domain header is not covered by the HMAC: a body about another shop must not uninstall this one.
     const bodyShop = myshopifyDomainOf(webhook.rawBody);
     if (bodyShop !== undefined && bodyShop !== webhook.shop) {
-      res.status(400).json({ error: 'myshopify_domain in the body does not match the X-Shopify-Shop-Domain header' });
+      answer(res, 400, { error: 'myshopify_domain in the body does not match the X-Shopify-Shop-Domain header' });
       return;
     }
     const sessionsDeleted = await deps.sessions.deleteShopSessions(webhook.shop);
     await deps.shops.markUninstalled(webhook.shop);
     await recordDelivery(deps.db, webhook.shop, { webhookId: webhook.webhookId, eventId: webhook.eventId, topic: webhook.topic, triggeredAt: webhook.triggeredAt }, 'uninstalled');
     deps.logger.info({ shop: webhook.shop, sessionsDeleted }, 'app uninstalled: sessions deleted, shop disabled');
-    res.status(200).json({ outcome: 'uninstalled' });
+    answer(res, 200, { outcome: 'uninstalled' });
   };
 }
 

@@ -1,6 +1,5 @@
 // The mandatory privacy topics at one address: customers/data_request, customers/redact, shop/redact.
 // Each request and what we did about it is recorded in compliance_requests (without the data it erased).
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Shopify } from '@shopify/shopify-api';
 import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
@@ -17,7 +16,8 @@ import {
 import { customerDataReport } from '../src/privacy/customer-data-report.ts';
 import { redactCustomer } from '../src/privacy/customer-redaction.ts';
 import { redactShop } from '../src/privacy/shop-redaction.ts';
-import { verifyWebhook } from './verify-webhook.ts';
+import { answer } from '../src/http/webhook-body.ts';
+import { hmacMatches, verifyWebhook } from './verify-webhook.ts';
 
 export const COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
 
@@ -36,7 +36,7 @@ export function complianceWebhook(deps: ComplianceDeps): RequestHandler {
     if (!verified.ok) {
       // Shopify's review check wants 401 for anything not signed with the app secret, whatever else is wrong.
       const status = signatureMatches(req, deps.shopify.config.apiSecretKey) ? verified.status : 401;
-      res.status(status).json({ error: status === 401 && verified.status !== 401 ? 'invalid HMAC signature' : verified.error });
+      answer(res, status, { error: status === 401 && verified.status !== 401 ? 'invalid HMAC signature' : verified.error });
       return;
     }
     const { webhook } = verified;
@@ -44,18 +44,18 @@ export function complianceWebhook(deps: ComplianceDeps): RequestHandler {
     try {
       body = parseJsonKeepingBigIds(webhook.rawBody);
     } catch {
-      res.status(400).json({ error: 'body is not valid JSON' });
+      answer(res, 400, { error: 'body is not valid JSON' });
       return;
     }
 
     const handled = await handle(deps.db, webhook.topic, webhook.shop, body);
     if ('error' in handled) {
-      res.status(400).json({ error: handled.error });
+      answer(res, 400, { error: handled.error });
       return;
     }
     await deps.db.insert(complianceRequests).values({ topic: webhook.topic, shop: webhook.shop, payload: handled.payload, result: handled.result });
     deps.logger.info({ topic: webhook.topic, shop: webhook.shop, ...handled.summary }, 'privacy request handled');
-    res.status(200).json({ outcome: handled.outcome, ...handled.summary });
+    answer(res, 200, { outcome: handled.outcome, ...handled.summary });
   };
 }
 
@@ -96,9 +96,5 @@ function parse<S extends z.ZodType<{ shop_domain: string }>>(schema: S, body: un
 
 function signatureMatches(req: Request, secret: string): boolean {
   const header = req.get('x-shopify-hmac-sha256');
-  if (!header) return false;
-  const rawBody = typeof req.body === 'string' ? req.body : '';
-  const expected = Buffer.from(createHmac('sha256', secret).update(rawBody, 'utf8').digest('base64'));
-  const given = Buffer.from(header);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return header !== undefined && hmacMatches(typeof req.body === 'string' ? req.body : '', header, secret);
 }

@@ -9,6 +9,7 @@ import type { IntakeBatcher } from '../src/invoices/intake-batcher.ts';
 import { type NewInvoice, recordDelivery } from '../src/invoices/invoice-repository.ts';
 import type { Logger } from '../src/logger.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
+import { answer } from '../src/http/webhook-body.ts';
 import { verifyWebhook } from './verify-webhook.ts';
 
 export interface OrdersPaidDeps {
@@ -62,7 +63,7 @@ export function ordersPaidWebhook(deps: OrdersPaidDeps): RequestHandler {
   return async (req, res) => {
     const verified = await verifyWebhook(deps.shopify, req, res, ['orders/paid']);
     if (!verified.ok) {
-      res.status(verified.status).json({ error: verified.error });
+      answer(res, verified.status, { error: verified.error });
       return;
     }
     const { webhook } = verified;
@@ -70,12 +71,12 @@ export function ordersPaidWebhook(deps: OrdersPaidDeps): RequestHandler {
     try {
       body = JSON.parse(webhook.rawBody);
     } catch {
-      res.status(400).json({ error: 'body is not valid JSON' });
+      answer(res, 400, { error: 'body is not valid JSON' });
       return;
     }
     const invoice = orderIdentityFrom(body, webhook.shop, webhook.rawBody);
     if (typeof invoice === 'string') {
-      res.status(400).json({ error: invoice });
+      answer(res, 400, { error: invoice });
       return;
     }
     const delivery = { webhookId: webhook.webhookId, eventId: webhook.eventId, topic: webhook.topic, triggeredAt: webhook.triggeredAt };
@@ -85,11 +86,11 @@ export function ordersPaidWebhook(deps: OrdersPaidDeps): RequestHandler {
       const outcome = !shop || !shop.installed ? 'shop_not_installed' : 'shop_not_enabled';
       await recordDelivery(deps.db, webhook.shop, delivery, outcome, invoice.orderGid);
       deps.logger.info({ shop: webhook.shop, order: invoice.orderName, outcome }, 'orders/paid not processed');
-      res.status(200).json({ outcome });
+      answer(res, 200, { outcome });
       return;
     }
     const outcome = await deps.intake.enqueue(invoice, delivery);
     if (outcome === 'stored') deps.onStored();
-    res.status(200).json({ outcome });
+    answer(res, 200, { outcome });
   };
 }

@@ -21,6 +21,17 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
 });
 
+/**
+ * JSON kept as the text it arrived as: the order snapshot. Intake has parsed it already, so the database
+ * need not parse it again (as jsonb it did, and that was half the cost of storing a delivery); JSON
+ * operators still work through a cast (`order_snapshot::json`).
+ */
+const jsonText = customType<{ data: unknown; driverData: string }>({
+  dataType: () => 'text',
+  toDriver: (v) => JSON.stringify(v),
+  fromDriver: (v) => JSON.parse(v) as unknown,
+});
+
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
@@ -81,7 +92,7 @@ export const invoices = pgTable(
     totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     test: boolean('test').notNull().default(false),
-    orderSnapshot: jsonb('order_snapshot').notNull(),
+    orderSnapshot: jsonText('order_snapshot').notNull(),
     snapshotRedacted: boolean('snapshot_redacted').notNull().default(false),
 
     /** Attempts at the current step; reset when the step advances or a person retries. */

@@ -1,6 +1,7 @@
 // The app's HTTP surface. Webhook routes come before any JSON parser: their HMAC is over the raw body.
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
+import { webhookBody } from './webhook-body.ts';
 
 export interface HttpRoutes {
   logger: Logger;
@@ -16,8 +17,8 @@ export function createHttpApp(routes: HttpRoutes): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', true);
 
-  const rawText = express.text({ type: () => true, limit: routes.webhookBodyLimitBytes });
-  for (const [path, handler] of Object.entries(routes.webhooks)) app.post(path, rawText, handler);
+  const body = webhookBody(routes.webhookBodyLimitBytes);
+  for (const [path, handler] of Object.entries(routes.webhooks)) app.post(path, body, handler);
 
   routes.mount?.(app);
 

@@ -8,7 +8,8 @@ import type { DataSubject } from './compliance-payloads.ts';
 export type CustomerInvoiceRow = typeof invoices.$inferSelect;
 
 export async function findCustomerInvoices(db: Db | Tx, shop: string, subject: DataSubject): Promise<CustomerInvoiceRow[]> {
-  const snapshot = invoices.orderSnapshot;
+  // Stored as text: the JSON operators need the cast.
+  const snapshot = sql`${invoices.orderSnapshot}::json`;
   const matches = [
     subject.orderGids.length > 0 ? inArray(invoices.orderGid, subject.orderGids) : undefined,
     subject.customerId !== undefined ? sql`${snapshot}->'customer'->>'id' = ${subject.customerId}` : undefined,
