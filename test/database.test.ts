@@ -39,6 +39,14 @@ describe.each(testDatabases)('database on $name', (target) => {
     ]);
   });
 
+  it('compresses order snapshots with lz4 where the server has it (PostgreSQL), pglz otherwise (PGlite)', async () => {
+    const result = await database.db.execute<{ lz4: boolean; method: string }>(sql`
+      select (select 'lz4' = any(enumvals) from pg_settings where name = 'default_toast_compression') as lz4, attcompression::text as method
+      from pg_attribute where attrelid = 'invoices'::regclass and attname = 'order_snapshot'`);
+    const [row] = Array.isArray(result) ? result : (result as { rows: { lz4: boolean; method: string }[] }).rows;
+    expect(row).toEqual(target.name === 'postgres' ? { lz4: true, method: 'l' } : { lz4: false, method: '' });
+  });
+
   it('refuses a second invoice for the same shop, order and document type', async () => {
     const row = {
       shop: 'a.myshopify.com',

@@ -104,11 +104,14 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
     const result = await send(raw);
     expect(result.status).toBe(200);
     const row = await waitFor(async () => (await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/7008')))[0]);
-    const text = await database.db.execute<{ id: string }>(
+    const text = await database.db.execute<{ id: string; snapshot: string }>(
       // Read the number as text in SQL: a JS number would round it.
-      sql`select order_snapshot::json->>'id' as id from invoices where id = ${row.id}`,
+      sql`select order_snapshot::json->>'id' as id, order_snapshot as snapshot from invoices where id = ${row.id}`,
     );
-    const rows = Array.isArray(text) ? text : (text as { rows: { id: string }[] }).rows;
+    const rows = Array.isArray(text) ? text : (text as { rows: { id: string; snapshot: string }[] }).rows;
     expect(rows[0]!.id).toBe('820982911946154508');
+    // Byte for byte what Shopify sent: accents and all (long texts reach PGlite as UTF-8 bytes).
+    expect(raw).toMatch(/é/);
+    expect(Buffer.from(rows[0]!.snapshot, 'utf8').equals(Buffer.from(raw, 'utf8'))).toBe(true);
   });
 });

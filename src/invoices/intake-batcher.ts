@@ -1,9 +1,9 @@
 // Group commit for webhook intake: the deliveries that arrive while the previous write is running are
-// written together, in one transaction holding one statement for both tables. Each caller's promise
-// resolves only after that transaction commits, so no delivery is answered 200 before its row is durable.
+// written together, in one statement for both tables (its own transaction). Each caller's promise
+// resolves only after that statement commits, so no delivery is answered 200 before its row is durable.
 // Idle, a delivery is written at once (no timer); under load, batches grow by themselves.
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { invoices, webhookDeliveries } from '../db/schema.ts';
 import type { DeliveryFacts, EnqueueResult, NewInvoice } from './invoice-repository.ts';
 
@@ -26,7 +26,6 @@ export class IntakeBatcher {
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private queue: Pending[] = [];
-  private lz4: Promise<boolean> | undefined;
   private running = 0;
   private scheduled = false;
 
@@ -69,20 +68,6 @@ export class IntakeBatcher {
     }
   }
 
-  /** Whether the server can compress with lz4; asked once, in the first batch's transaction. */
-  private lz4Available(tx: Tx): Promise<boolean> {
-    this.lz4 ??= tx
-      .execute(sql`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`)
-      .then(
-        (result) => rowsOf<{ lz4: boolean }>(result)[0]?.lz4 === true,
-        (error: unknown) => {
-          this.lz4 = undefined; // ask again with the next batch
-          throw error;
-        },
-      );
-    return this.lz4;
-  }
-
   private async write(batch: Pending[]): Promise<EnqueueResult[]> {
     // One transaction, one statement: the snapshots go as their own parameters, stored as the text that
     // arrived (already parsed here, so the database does not parse them again), everything else as one
@@ -107,13 +92,11 @@ export class IntakeBatcher {
       batch.map(({ invoice }, i) => sql`(${sql.raw(String(i))}, ${invoice.rawOrder}::text)`),
       sql`, `,
     );
-    return this.db.transaction(async (tx) => {
-      // lz4 compresses the 8 KB snapshots for a third of pglz's CPU (PostgreSQL built with it; not PGlite).
-      if (await this.lz4Available(tx)) await tx.execute(sql`set local default_toast_compression = lz4`);
-      const rows = await tx.execute<{ i: number; outcome: EnqueueResult }>(sql`
+    // One statement is its own transaction: both tables or neither, committed before it answers.
+    const rows = await this.db.execute<{ i: number; outcome: EnqueueResult }>(sql`
         with batch as (
           select b.*, s.body
-          from jsonb_to_recordset(${meta}::jsonb) as b(
+          from json_to_recordset(${meta}::json) as b(
             i int, shop text, order_gid text, order_name text, total_cents bigint, currency text, test boolean,
             webhook_id text, event_id text, topic text, triggered_at text)
           join (values ${snapshots}) as s(i, body) on s.i = b.i
@@ -136,8 +119,7 @@ export class IntakeBatcher {
           select webhook_id, event_id, topic, triggered_at, shop, order_gid, outcome from outcomes order by i
         )
         select i, outcome from outcomes`);
-      return resultsInOrder(rowsOf(rows), batch.length);
-    });
+    return resultsInOrder(rowsOf(rows), batch.length);
   }
 }
 
