@@ -15,6 +15,9 @@ export const APP_START_ARGS: string[] = (() => {
   return args;
 })();
 
+/** Just the V8 flags of the `start` script: the benches that run the app in their own process use them. */
+export const APP_NODE_FLAGS: string[] = APP_START_ARGS.slice(0, -1);
+
 export interface AppProcess {
   child: ChildProcess;
   /** Lines the process printed (JSON log lines and anything else). */
