@@ -65,8 +65,8 @@ export async function runBench(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  // The intake and admin benches run the app in this process: run it with the start script's heap flags,
-  // as deployed (they change intake throughput by a third).
+  // The intake, admin and mapper benches run the app or its code in this process: run them with the start
+  // script's heap flags, as deployed (they change intake throughput by a third).
   const missing = APP_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
   if (missing.length > 0) {
     const child = spawnSync(process.execPath, [...process.execArgv, ...APP_NODE_FLAGS, import.meta.filename, ...process.argv.slice(2)], { stdio: 'inherit' });
