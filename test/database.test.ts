@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, type Db, MIGRATIONS_DIR } from '../src/db/database.ts';
+import { type Database, type Db, MIGRATIONS_DIR, rowsOf } from '../src/db/database.ts';
 import { fiscalSequences, invoices, schema } from '../src/db/schema.ts';
 import { findCustomerInvoices } from '../src/privacy/customer-invoices.ts';
 import { testDatabases } from './support/databases.ts';
@@ -24,7 +24,7 @@ describe.each(testDatabases)('database on $name', (target) => {
     const rows = await database.db.execute<{ table_name: string }>(
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
-    const names = (Array.isArray(rows) ? rows : (rows as { rows: { table_name: string }[] }).rows).map((r) => r.table_name);
+    const names = rowsOf<{ table_name: string }>(rows).map((r) => r.table_name);
     expect(names).toEqual([
       'compliance_requests',
       'fiscal_sequences',
@@ -43,7 +43,7 @@ describe.each(testDatabases)('database on $name', (target) => {
     const result = await database.db.execute<{ lz4: boolean; method: string }>(sql`
       select (select 'lz4' = any(enumvals) from pg_settings where name = 'default_toast_compression') as lz4, attcompression::text as method
       from pg_attribute where attrelid = 'invoices'::regclass and attname = 'order_snapshot'`);
-    const [row] = Array.isArray(result) ? result : (result as { rows: { lz4: boolean; method: string }[] }).rows;
+    const [row] = rowsOf<{ lz4: boolean; method: string }>(result);
     expect(row).toEqual(target.name === 'postgres' ? { lz4: true, method: 'l' } : { lz4: false, method: '' });
   });
 

@@ -1,7 +1,7 @@
 // orders/paid answers: 401, 400, 413, unknown or disabled shop, duplicates; and what each stores.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { type Database, rowsOf } from '../src/db/database.ts';
 import { invoices, webhookDeliveries } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
@@ -108,7 +108,7 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
       // Read the number as text in SQL: a JS number would round it.
       sql`select order_snapshot::json->>'id' as id, order_snapshot as snapshot from invoices where id = ${row.id}`,
     );
-    const rows = Array.isArray(text) ? text : (text as { rows: { id: string; snapshot: string }[] }).rows;
+    const rows = rowsOf<{ id: string; snapshot: string }>(text);
     expect(rows[0]!.id).toBe('820982911946154508');
     // Byte for byte what Shopify sent: accents and all (long texts reach PGlite as UTF-8 bytes).
     expect(raw).toMatch(/é/);

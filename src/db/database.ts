@@ -22,6 +22,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The rows of `db.execute`: postgres.js returns them as the result itself, PGlite as `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export type DatabaseTarget =

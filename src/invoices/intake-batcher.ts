@@ -3,7 +3,7 @@
 // resolves only after that statement commits, so no delivery is answered 200 before its row is durable.
 // Idle, a delivery is written at once (no timer); under load, batches grow by themselves.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import { type Db, rowsOf } from '../db/database.ts';
 import { invoices, webhookDeliveries } from '../db/schema.ts';
 import type { DeliveryFacts, EnqueueResult, NewInvoice } from './invoice-repository.ts';
 
@@ -124,11 +124,6 @@ export class IntakeBatcher {
       select i, outcome from outcomes`);
     return resultsInOrder(rowsOf(rows), batch.length);
   }
-}
-
-/** drizzle's execute returns the rows themselves (postgres.js) or `{ rows }` (PGlite). */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 function resultsInOrder(rows: { i: number; outcome: EnqueueResult }[], size: number): EnqueueResult[] {
