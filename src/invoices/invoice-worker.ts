@@ -218,17 +218,17 @@ export class InvoiceWorker {
     }
 
     const parsed = parseShopifyOrder(row.orderSnapshot);
-    if (!parsed.ok) return this.needsAttention(row, invoiceError('mapping', summarizeProblems(parsed.problems)), parsed.problems);
+    if (!parsed.ok) return this.needsAttention(row, invoiceError('mapping', summarizeProblems(parsed.problems)), ctx, parsed.problems);
 
     let transactions: OrderTransaction[] | undefined;
     if (needsTransactions(parsed.order)) {
       const fetched = await this.d.admin.graphql<{ order: { transactions: unknown[] } | null }>(row.shop, ORDER_TRANSACTIONS_QUERY, { id: row.orderGid });
       if (!fetched.ok) {
         const error = invoiceError(fetched.retryable ? 'unavailable' : 'mapping', `could not read the order's payments from Shopify: ${fetched.message}`);
-        return fetched.retryable ? this.retryLater(row, error, ctx) : this.needsAttention(row, error);
+        return fetched.retryable ? this.retryLater(row, error, ctx) : this.needsAttention(row, error, ctx);
       }
       const parsedTransactions = parseOrderTransactions(fetched.data.order?.transactions ?? []);
-      if (!parsedTransactions.ok) return this.needsAttention(row, invoiceError('mapping', summarizeProblems(parsedTransactions.problems)), parsedTransactions.problems);
+      if (!parsedTransactions.ok) return this.needsAttention(row, invoiceError('mapping', summarizeProblems(parsedTransactions.problems)), ctx, parsedTransactions.problems);
       transactions = parsedTransactions.transactions;
     }
 
@@ -251,7 +251,7 @@ export class InvoiceWorker {
           await finishLeased(this.d.db, current.id, this.owner, { status: 'skipped', lastErrorKind: null, lastErrorMessage: summarizeProblems(dryRun.problems), problems: dryRun.problems });
           return STOP;
         }
-        return this.needsAttention(current, invoiceError('mapping', summarizeProblems(dryRun.problems)), dryRun.problems);
+        return this.needsAttention(current, invoiceError('mapping', summarizeProblems(dryRun.problems)), ctx, dryRun.problems);
       }
       const reserved = await reserveFiscalNumber(this.d.db, current, this.owner, this.o.leaseMs, {
         branchCode: shop.settings.branchCode,
@@ -261,7 +261,7 @@ export class InvoiceWorker {
       current = reserved;
     }
     const mapped = map(current, current.fiscalNumber!);
-    if (!mapped.ok) return this.needsAttention(current, invoiceError('mapping', summarizeProblems(mapped.problems)), mapped.problems);
+    if (!mapped.ok) return this.needsAttention(current, invoiceError('mapping', summarizeProblems(mapped.problems)), ctx, mapped.problems);
     const document = mapped.document;
     const documentHash = hashDocument(document);
 
@@ -298,10 +298,10 @@ export class InvoiceWorker {
         // A 201 may be a passing fault; the same 201 for the same document again is the document's fault.
         const repeated = outcome.code === '201' && previous.lastErrorCode === '201' && previous.documentHash === documentHash;
         if (outcome.code === '201' && !repeated) return this.retryLater(sending, error, ctx);
-        return this.needsAttention(sending, error);
+        return this.needsAttention(sending, error, ctx);
       }
       case 'credentials':
-        return this.pauseShop(sending, outcome.message, outcome.code);
+        return this.pauseShop(sending, ctx, outcome.message, outcome.code);
       case 'unavailable':
         return this.retryLater(sending, invoiceError('unavailable', messages.unavailable(outcome.reason)), ctx);
       case 'indeterminate':
@@ -314,21 +314,21 @@ export class InvoiceWorker {
     const key = documentKey(row);
     const number = formatFiscalNumber(row);
     const status = await ctx.call((gateway) => gateway.statusDocument({ credentials: ctx.shop.credentials!, key }));
-    if (status.kind === 'credentials') return this.pauseShop(row, status.message, status.code);
+    if (status.kind === 'credentials') return this.pauseShop(row, ctx, status.message, status.code);
     if (status.kind === 'unavailable') return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(status.reason)), ctx);
-    if (status.kind === 'other') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
+    if (status.kind === 'other') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'), ctx);
 
     const pdf = await ctx.call((gateway) => gateway.downloadPdf({ credentials: ctx.shop.credentials!, key }));
-    if (pdf.kind === 'credentials') return this.pauseShop(row, pdf.message, pdf.code);
+    if (pdf.kind === 'credentials') return this.pauseShop(row, ctx, pdf.message, pdf.code);
     if (pdf.kind === 'unavailable') return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(pdf.reason)), ctx);
-    if (pdf.kind === 'not_found') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
+    if (pdf.kind === 'not_found') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'), ctx);
 
     const cufe = await extractCufeFromPdf(pdf.pdf);
     // The number may also have been taken by someone else after our attempt failed: adopt the gateway's
     // invoice only if its PDF shows this invoice's total.
     const total = (row.document as GatewayDocument | null)?.totalsSubTotals.totalInvoice;
     if (!cufe || !total || !(await pdfShowsAmount(pdf.pdf, total))) {
-      return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'));
+      return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'), ctx);
     }
     return this.storePdfAndAdvance(row, ctx, pdf.pdf, {
       cufe,
@@ -358,7 +358,7 @@ export class InvoiceWorker {
       case 'pdf':
         return this.storePdfAndAdvance(row, ctx, outcome.pdf, {});
       case 'credentials':
-        return this.pauseShop(row, outcome.message, outcome.code);
+        return this.pauseShop(row, ctx, outcome.message, outcome.code);
       case 'not_found':
         // Right after authorization the PDF can lag; keep trying with backoff.
         return this.retryLater(row, invoiceError('unavailable', messages.pdfMissing(`${outcome.code} ${outcome.message}`.trim())), ctx);
@@ -386,7 +386,7 @@ export class InvoiceWorker {
       return STOP;
     }
     const error = invoiceError(result.retryable ? 'unavailable' : 'writeback', messages.writeback(result.message));
-    return result.retryable ? this.retryLater(row, error, ctx) : this.needsAttention(row, error);
+    return result.retryable ? this.retryLater(row, error, ctx) : this.needsAttention(row, error, ctx);
   }
 
   // ── outcomes ────────────────────────────────────────────────────────────────────────────
@@ -430,30 +430,37 @@ export class InvoiceWorker {
     return Math.round(step * (0.5 + this.random() / 2));
   }
 
-  private async needsAttention(row: InvoiceRow, error: InvoiceError, problems?: unknown): Promise<StepResult> {
+  private async needsAttention(row: InvoiceRow, error: InvoiceError, ctx: StepContext, problems?: unknown): Promise<StepResult> {
     if (isRetryable(error.kind)) throw new Error('retryable errors go through retryLater');
     this.d.logger.warn({ invoiceId: row.id, shop: row.shop, kind: error.kind, code: error.code }, error.message);
-    await finishLeased(this.d.db, row.id, this.owner, {
-      status: 'needs_attention',
-      attempts: row.attempts + 1,
-      lastErrorKind: error.kind,
-      lastErrorCode: error.code ?? null,
-      lastErrorMessage: error.message,
-      ...(problems ? { problems } : {}),
-    });
+    await finishLeased(
+      this.d.db,
+      row.id,
+      this.owner,
+      {
+        status: 'needs_attention',
+        attempts: row.attempts + 1,
+        lastErrorKind: error.kind,
+        lastErrorCode: error.code ?? null,
+        lastErrorMessage: error.message,
+        ...(problems ? { problems } : {}),
+      },
+      ctx.takeCalls(),
+    );
     return STOP;
   }
 
   /** 101: the invoice waits, and so does the rest of the shop's queue, until its settings change. */
-  private async pauseShop(row: InvoiceRow, gatewayMessage: string, code: string): Promise<StepResult> {
+  private async pauseShop(row: InvoiceRow, ctx: StepContext, gatewayMessage: string, code: string): Promise<StepResult> {
     const message = messages.credentials(gatewayMessage);
     await this.d.shops.pause(row.shop, message);
-    await finishLeased(this.d.db, row.id, this.owner, {
-      lastErrorKind: 'credentials',
-      lastErrorCode: code,
-      lastErrorMessage: message,
-      nextAttemptAt: this.now(),
-    });
+    await finishLeased(
+      this.d.db,
+      row.id,
+      this.owner,
+      { lastErrorKind: 'credentials', lastErrorCode: code, lastErrorMessage: message, nextAttemptAt: this.now() },
+      ctx.takeCalls(),
+    );
     return STOP;
   }
 
