@@ -38,6 +38,7 @@ describe('configuration', () => {
       webhookBodyLimitBytes: 2_097_152,
       worker: { enabled: true, concurrency: 16, shopConcurrency: 8, gatewayConcurrency: 8, pollMs: 250, leaseMs: 120_000, maxAttempts: 8, retryBaseMs: 2000, retryMaxMs: 900_000 },
       reconcile: { intervalMinutes: 15, windowHours: 48 },
+      metrics: { kind: 'open' },
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -80,6 +81,14 @@ describe('configuration', () => {
     expect(problemsOf({ ...real, NODE_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), SHOPIFY_ADMIN_API_ORIGIN: 'http://127.0.0.1:9' })).toEqual([
       'SHOPIFY_ADMIN_API_ORIGIN: not allowed in production (it points Admin API calls away from Shopify)',
     ]);
+  });
+
+  it('metrics: open outside production, off in production without METRICS_TOKEN, behind the token with it', () => {
+    const production = { ...real, NODE_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig(production).metrics).toEqual({ kind: 'off' });
+    expect(loadConfig({ ...production, METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({ kind: 'token', token: 'scrape-token-0123456789' });
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({ kind: 'token', token: 'scrape-token-0123456789' });
+    expect(problemsOf({ METRICS_TOKEN: 'short-token' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
   });
 
   it('start-up stops with the problems and never prints a secret value', () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MetricsAccess } from '../src/config/env.ts';
 import type { Database } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
 import { healthRoutes } from '../src/http/health-routes.ts';
@@ -268,7 +269,9 @@ describe('/healthz failing parts, with a stand-in worker', () => {
   beforeAll(async () => {
     database = await testDatabases[0]!.open();
     const app = express();
-    app.use(healthRoutes({ db: database.db, worker, workerEnabled: true, pollMs: 100, metrics: createAppMetrics(), now: () => now, databaseTimeoutMs: 500 }));
+    app.use(
+      healthRoutes({ db: database.db, worker, workerEnabled: true, pollMs: 100, metrics: createAppMetrics(), metricsAccess: { kind: 'open' }, now: () => now, databaseTimeoutMs: 500 }),
+    );
     server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -303,5 +306,58 @@ describe('/healthz failing parts, with a stand-in worker', () => {
     const r = await get(`${url}/healthz`);
     expect(r.status).toBe(503);
     expect((r.body as { worker: unknown }).worker).toEqual({ enabled: true, alive: false, lastTickAgoMs: null, busy: 3 });
+  });
+});
+
+describe('/metrics access (METRICS_TOKEN)', () => {
+  const TOKEN = 'scrape-token-0123456789';
+  let database: Database;
+  const servers: Server[] = [];
+
+  /** The health routes with this access rule, on their own loopback server. */
+  async function serve(metricsAccess: MetricsAccess): Promise<string> {
+    const app = express();
+    app.use(healthRoutes({ db: database.db, worker: { lastTickAt: new Date(), busy: 0 }, workerEnabled: true, pollMs: 100, metrics: createAppMetrics(), metricsAccess }));
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async function scrape(url: string, authorization?: string) {
+    const response = await fetch(`${url}/metrics`, { headers: authorization ? { authorization } : {} });
+    return { status: response.status, text: await response.text(), challenge: response.headers.get('www-authenticate') };
+  }
+
+  beforeAll(async () => {
+    database = await testDatabases[0]!.open();
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    await database?.close();
+  });
+
+  it('with a token: 401 and a Bearer challenge without it or with another; the exposition with it', async () => {
+    const url = await serve({ kind: 'token', token: TOKEN });
+    for (const authorization of [undefined, `Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN}x`, TOKEN, `Basic ${TOKEN}`]) {
+      const r = await scrape(url, authorization);
+      expect(r.status, String(authorization)).toBe(401);
+      expect(r.challenge).toBe('Bearer realm="metrics"');
+      expect(JSON.parse(r.text)).toEqual({ error: 'metrics need Authorization: Bearer <METRICS_TOKEN>' });
+    }
+    const ok = await scrape(url, `Bearer ${TOKEN}`);
+    expect(ok.status).toBe(200);
+    expect(checkExposition(ok.text).get('fe_worker_busy')).toBe('gauge');
+    // /healthz stays open for load balancers.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('off (production without a token): 404 saying how to turn them on; /healthz still answers', async () => {
+    const url = await serve({ kind: 'off' });
+    const r = await scrape(url, `Bearer ${TOKEN}`);
+    expect(r.status).toBe(404);
+    expect(JSON.parse(r.text)).toEqual({ error: 'metrics are off in production until METRICS_TOKEN is set' });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 });

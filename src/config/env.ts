@@ -52,6 +52,7 @@ const envSchema = z.object({
   WORKER_RETRY_MAX_MS: positiveInt.default(15 * 60_000),
   RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
   RECONCILE_WINDOW_HOURS: positiveInt.default(48),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -94,7 +95,11 @@ export interface AppConfig {
     retryMaxMs: number;
   };
   reconcile: { intervalMinutes: number; windowHours: number };
+  /** Who may read /metrics: anyone (development), holders of the bearer token, or nobody (production without one). */
+  metrics: MetricsAccess;
 }
+
+export type MetricsAccess = { kind: 'open' } | { kind: 'token'; token: string } | { kind: 'off' };
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -178,6 +183,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryMaxMs: env.WORKER_RETRY_MAX_MS,
     },
     reconcile: { intervalMinutes: env.RECONCILE_INTERVAL_MINUTES, windowHours: env.RECONCILE_WINDOW_HOURS },
+    // The app's port faces the internet (Shopify calls it): in production, metrics only for the token's holder.
+    metrics: env.METRICS_TOKEN !== undefined ? { kind: 'token', token: env.METRICS_TOKEN } : env.NODE_ENV === 'production' ? { kind: 'off' } : { kind: 'open' },
   };
 }
 

@@ -1,8 +1,10 @@
 // GET /healthz for load balancers and orchestrators, GET /metrics for Prometheus.
 // Database-derived values (invoices by state, queue, deliveries) are counted at scrape time and are the same
 // from every process sharing the database: aggregate them with max(), not sum(), across instances.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
+import type { MetricsAccess } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import { invoices, shops, webhookDeliveries } from '../db/schema.ts';
 import { dueInvoiceCondition } from '../invoices/invoice-repository.ts';
@@ -16,6 +18,8 @@ export interface HealthDeps {
   /** The worker's poll interval: no tick for 10 of them means the loop is stuck. */
   pollMs: number;
   metrics: AppMetrics;
+  /** Who may read /metrics (METRICS_TOKEN). */
+  metricsAccess: MetricsAccess;
   /** A database query slower than this counts as unreachable. Default 2 s. */
   databaseTimeoutMs?: number;
   now?: () => number;
@@ -105,13 +109,32 @@ export function healthRoutes(deps: HealthDeps): Router {
     });
   });
 
-  router.get('/metrics', async (_req, res) => {
+  router.get('/metrics', metricsGuard(deps.metricsAccess), async (_req, res) => {
     const text = await deps.metrics.registry.render();
     res.set('Cache-Control', 'no-store');
     res.type(PROMETHEUS_CONTENT_TYPE).send(text);
   });
 
   return router;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Lets through who may read /metrics; answers the others without a word about the token. */
+function metricsGuard(access: MetricsAccess): RequestHandler {
+  // Digests compared, so the time taken says nothing of the token's length or first characters.
+  const expected = access.kind === 'token' ? sha256(`Bearer ${access.token}`) : undefined;
+  return (req, res, next) => {
+    if (access.kind === 'open') return next();
+    res.set('Cache-Control', 'no-store');
+    if (access.kind === 'off') {
+      res.status(404).json({ error: 'metrics are off in production until METRICS_TOKEN is set' });
+      return;
+    }
+    if (timingSafeEqual(sha256(req.get('authorization') ?? ''), expected!)) return next();
+    res.set('WWW-Authenticate', 'Bearer realm="metrics"');
+    res.status(401).json({ error: 'metrics need Authorization: Bearer <METRICS_TOKEN>' });
+  };
 }
 
 function registerDatabaseMetrics(deps: HealthDeps, db: <T>(q: Promise<T>) => Promise<T>, worker: () => WorkerHealth): void {
