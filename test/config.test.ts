@@ -1,7 +1,8 @@
 // Configuration: defaults, one readable line per problem, and a start-up that stops on bad values.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, baseChildEnvironment, loadConfig } from '../src/config/env.ts';
+import { ConfigError, ENV_VARIABLES, baseChildEnvironment, loadConfig } from '../src/config/env.ts';
 
 const real = {
   SHOPIFY_API_KEY: 'key',
@@ -89,6 +90,13 @@ describe('configuration', () => {
     expect(loadConfig({ ...production, METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({ kind: 'token', token: 'scrape-token-0123456789' });
     expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({ kind: 'token', token: 'scrape-token-0123456789' });
     expect(problemsOf({ METRICS_TOKEN: 'short-token' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
+  });
+
+  it("the README's configuration table has a row for every variable, and no other", () => {
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Databases'));
+    const rows = [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    expect(rows).toEqual(ENV_VARIABLES);
   });
 
   it('start-up stops with the problems and never prints a secret value', () => {

@@ -33,6 +33,7 @@ const envSchema = z.object({
   GATEWAY_BASE_URL: httpUrl.optional(),
   GATEWAY_AUTH_TOKEN: z.string().min(1).optional(),
   GATEWAY_AUTH_SCHEME: z.enum(['bearer', 'bare']).default('bearer'),
+  GATEWAY_CONCURRENCY: positiveInt.default(8),
   GATEWAY_TIMEOUT_MS: positiveInt.default(30_000),
 
   ENCRYPTION_KEY: z
@@ -44,7 +45,6 @@ const envSchema = z.object({
   WORKER_ENABLED: boolish.default(true),
   WORKER_CONCURRENCY: positiveInt.default(16),
   WORKER_SHOP_CONCURRENCY: positiveInt.default(8),
-  GATEWAY_CONCURRENCY: positiveInt.default(8),
   WORKER_POLL_MS: positiveInt.default(250),
   WORKER_LEASE_MS: positiveInt.default(120_000),
   WORKER_MAX_ATTEMPTS: positiveInt.default(8),
@@ -56,6 +56,9 @@ const envSchema = z.object({
 });
 
 type Env = z.infer<typeof envSchema>;
+
+/** The variables the app reads (the README's table lists each one). */
+export const ENV_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 
 export interface AppConfig {
   nodeEnv: Env['NODE_ENV'];
