@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricsAccess } from '../src/config/env.ts';
 import type { Database } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
-import { healthRoutes } from '../src/http/health-routes.ts';
+import { type HealthDeps, healthRoutes } from '../src/http/health-routes.ts';
 import { MetricsRegistry, createAppMetrics, escapeLabelValue } from '../src/metrics.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
@@ -259,6 +259,16 @@ describe.each(testDatabases)('/healthz when the database is gone on $name', (tar
   });
 });
 
+/** The health routes alone, on a loopback server of their own. */
+async function serveHealthRoutes(deps: HealthDeps): Promise<{ server: Server; url: string }> {
+  const app = express();
+  app.use(healthRoutes(deps));
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 describe('/healthz failing parts, with a stand-in worker', () => {
   let database: Database;
   let server: Server;
@@ -268,14 +278,16 @@ describe('/healthz failing parts, with a stand-in worker', () => {
 
   beforeAll(async () => {
     database = await testDatabases[0]!.open();
-    const app = express();
-    app.use(
-      healthRoutes({ db: database.db, worker, workerEnabled: true, pollMs: 100, metrics: createAppMetrics(), metricsAccess: { kind: 'open' }, now: () => now, databaseTimeoutMs: 500 }),
-    );
-    server = await new Promise((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, url } = await serveHealthRoutes({
+      db: database.db,
+      worker,
+      workerEnabled: true,
+      pollMs: 100,
+      metrics: createAppMetrics(),
+      metricsAccess: { kind: 'open' },
+      now: () => now,
+      databaseTimeoutMs: 500,
+    }));
   });
   afterAll(async () => {
     await new Promise((r) => server?.close(r));
@@ -314,15 +326,11 @@ describe('/metrics access (METRICS_TOKEN)', () => {
   let database: Database;
   const servers: Server[] = [];
 
-  /** The health routes with this access rule, on their own loopback server. */
+  /** The health routes with this access rule. */
   async function serve(metricsAccess: MetricsAccess): Promise<string> {
-    const app = express();
-    app.use(healthRoutes({ db: database.db, worker: { lastTickAt: new Date(), busy: 0 }, workerEnabled: true, pollMs: 100, metrics: createAppMetrics(), metricsAccess }));
-    const server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
+    const { server, url } = await serveHealthRoutes({ db: database.db, worker: { lastTickAt: new Date(), busy: 0 }, workerEnabled: true, pollMs: 100, metrics: createAppMetrics(), metricsAccess });
     servers.push(server);
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return url;
   }
 
   async function scrape(url: string, authorization?: string) {

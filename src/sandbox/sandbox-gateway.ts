@@ -15,9 +15,10 @@
 //   statusDocument:'No encontrado', messageDocument:'El documento no existe en el gateway'}`.
 // - Documents are keyed by (Company, codeBranchIssuer, pointBillingFiscal, typeDocument,
 //   numberDocumentFiscal); typeEmission is kept but not part of the key.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { buildCufe, qrUrl } from '../../mappers/cufe.ts';
+import { sameSecret } from '../same-secret.ts';
 import { mulberry32 } from '../seeded-random.ts';
 import {
   documentSchema,
@@ -462,13 +463,6 @@ function documentKey(company: string, branch: string, point: string, type: strin
 function errorPage(status: number): string {
   const title = { 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' }[status] ?? 'Error';
   return `<html><head><title>${status} ${title}</title></head><body><center><h1>${status} ${title}</h1></center><hr><center>nginx</center></body></html>\n`;
-}
-
-/** Constant-time comparison of two secrets of any length. */
-function sameSecret(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
 }
 
 /** `YYYY-MM-DDThh:mm:ss-05:00`: Panamá has no daylight saving time. */
