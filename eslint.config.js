@@ -19,7 +19,10 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.value='env']", message: 'Read configuration from src/config/env.ts.' },
+        {
+          selector: "MemberExpression[object.name='process'][property.value='env']",
+          message: 'Read configuration from src/config/env.ts.',
+        },
       ],
     },
   },

@@ -9,7 +9,18 @@ import { sql } from 'drizzle-orm';
 import { mintSessionToken } from '../src/admin/session-token.ts';
 import type { Database } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
-import { BENCH_API_KEY, BENCH_API_SECRET, benchKey, findPostgres, int, ms, percentile, seedShop, onFreshDatabase, startIntakeApp } from './bench-support.ts';
+import {
+  BENCH_API_KEY,
+  BENCH_API_SECRET,
+  benchKey,
+  findPostgres,
+  int,
+  ms,
+  percentile,
+  seedShop,
+  onFreshDatabase,
+  startIntakeApp,
+} from './bench-support.ts';
 import type { BenchRow } from './bench-table.ts';
 import { textTable } from './bench-table.ts';
 
@@ -47,7 +58,13 @@ function snapshot(n: number): Record<string, unknown> {
   return {
     id: n,
     name: `#${n}`,
-    line_items: Array.from({ length: 3 }, (_, i) => ({ id: n * 10 + i, title: `Producto ${i}`, price: '24.50', quantity: 2, tax_lines: [{ rate: 0.07, price: '3.43' }] })),
+    line_items: Array.from({ length: 3 }, (_, i) => ({
+      id: n * 10 + i,
+      title: `Producto ${i}`,
+      price: '24.50',
+      quantity: 2,
+      tax_lines: [{ rate: 0.07, price: '3.43' }],
+    })),
     note: 'x'.repeat(600),
   };
 }
@@ -79,7 +96,12 @@ async function seedInvoices(database: Database, shop: string, count: number, see
         cufe: status === 'completed' ? `FE0120000155596713-2-2015-59000020260301${randomBytes(14).toString('hex').slice(0, 26)}` : null,
         lastErrorKind: status === 'needs_attention' ? 'rejected' : status === 'failed' ? 'unavailable' : null,
         lastErrorCode: status === 'needs_attention' ? '109' : null,
-        lastErrorMessage: status === 'needs_attention' ? 'The gateway rejected the invoice (code 109): field "numberRUC" is required.' : status === 'failed' ? 'Gave up after repeated failures.' : null,
+        lastErrorMessage:
+          status === 'needs_attention'
+            ? 'The gateway rejected the invoice (code 109): field "numberRUC" is required.'
+            : status === 'failed'
+              ? 'Gave up after repeated failures.'
+              : null,
       });
     }
     await database.db.insert(invoices).values(rows);
@@ -128,11 +150,15 @@ async function measure(database: Database): Promise<Timing[]> {
     // Long enough for the whole run; the API checks it on every call like any other.
     const { token } = mintSessionToken({ shop: SHOP, apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET, ttlSeconds: 3600 });
     const api = `${app.url}/api/invoices`;
-    const first = (await (await fetch(`${api}?limit=50`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { nextCursor: string };
+    const first = (await (await fetch(`${api}?limit=50`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+      nextCursor: string;
+    };
     // A cursor 100 pages (5,000 invoices) into the list.
     let cursor = first.nextCursor;
     for (let page = 1; page < 100; page++) {
-      const next = (await (await fetch(`${api}?limit=50&cursor=${encodeURIComponent(cursor)}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { nextCursor: string };
+      const next = (await (
+        await fetch(`${api}?limit=50&cursor=${encodeURIComponent(cursor)}`, { headers: { Authorization: `Bearer ${token}` } })
+      ).json()) as { nextCursor: string };
       cursor = next.nextCursor;
     }
     const day = (offset: number) => new Date(Date.now() - offset * DAY_MS).toISOString().slice(0, 10);
@@ -151,7 +177,6 @@ async function measure(database: Database): Promise<Timing[]> {
   }
 }
 
-
 function rowsFor(target: string, timings: Timing[]): BenchRow[] {
   return timings.map((t) => ({
     row: `admin list, ${target}: ${t.label}`,
@@ -163,7 +188,9 @@ function rowsFor(target: string, timings: Timing[]): BenchRow[] {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  console.log(`admin list: ${int(INVOICES)} invoices for one shop + ${int(OTHER_INVOICES)} for each of ${OTHER_SHOPS.length} others; median of ${RUNS} runs per query`);
+  console.log(
+    `admin list: ${int(INVOICES)} invoices for one shop + ${int(OTHER_INVOICES)} for each of ${OTHER_SHOPS.length} others; median of ${RUNS} runs per query`,
+  );
   console.log('  PGlite');
   const rows = rowsFor('PGlite', await onFreshDatabase(undefined, measure));
   const pgUrl = await findPostgres();
@@ -171,7 +198,12 @@ export async function run(): Promise<BenchRow[]> {
     console.log('  PostgreSQL');
     rows.push(...rowsFor('PostgreSQL', await onFreshDatabase(pgUrl, measure)));
   } else {
-    rows.push({ row: 'admin list, PostgreSQL', figure: 'PostgreSQL: not available', baseline: 'set DATABASE_URL or TEST_DATABASE_URL', result: '—' });
+    rows.push({
+      row: 'admin list, PostgreSQL',
+      figure: 'PostgreSQL: not available',
+      baseline: 'set DATABASE_URL or TEST_DATABASE_URL',
+      result: '—',
+    });
   }
   return rows;
 }

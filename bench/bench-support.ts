@@ -195,7 +195,13 @@ export async function startIntakeApp(database: Database, key: Buffer): Promise<A
     config,
     logger: silentLogger,
     encryptionKey: key,
-    shopify: { apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET, appUrl: 'http://127.0.0.1', scopes: ['read_orders', 'write_orders'], adminApiOrigin: undefined },
+    shopify: {
+      apiKey: BENCH_API_KEY,
+      apiSecret: BENCH_API_SECRET,
+      appUrl: 'http://127.0.0.1',
+      scopes: ['read_orders', 'write_orders'],
+      adminApiOrigin: undefined,
+    },
     gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
     database,
   });

@@ -58,7 +58,11 @@ const HEADER = ['row', 'figure', 'baseline / target', 'ratio / pass'];
 export function textTable(rows: readonly BenchRow[]): string {
   const cells = rows.map((r) => [r.row, r.figure, r.baseline, verdict(r)]);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(HEADER), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 
@@ -67,7 +71,14 @@ function mdCell(text: string): string {
 }
 
 /** Markdown for bench/results/latest.md and bench/RESULTS.md. */
-export function markdownReport(rows: readonly BenchRow[], m: Machine, startedAt: Date, seconds: number, command: string, load: { start: number; end: number }): string {
+export function markdownReport(
+  rows: readonly BenchRow[],
+  m: Machine,
+  startedAt: Date,
+  seconds: number,
+  command: string,
+  load: { start: number; end: number },
+): string {
   return [
     '# Benchmark results',
     '',

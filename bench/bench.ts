@@ -17,14 +17,28 @@ interface BenchEntry {
 
 export const BENCHES: Record<string, BenchEntry> = {
   mapper: { summary: 'orders mapped per second, 10-line and 250-line orders', load: () => import('./mapper-bench.ts') },
-  intake: { summary: 'webhook intake req/s and p50/p99 on PGlite and PostgreSQL, beside a plain-insert baseline', load: () => import('./intake-bench.ts') },
-  e2e: { summary: '10,000 paid orders through the sandbox gateway at 200 ms: invoices/s vs the gateway limit, drain time, peak RSS', load: () => import('./e2e-bench.ts') },
-  inline: { summary: 'webhook p99 with the gateway at 6 s: the inline design (gateway call inside the webhook) vs ours', load: () => import('./inline-bench.ts') },
+  intake: {
+    summary: 'webhook intake req/s and p50/p99 on PGlite and PostgreSQL, beside a plain-insert baseline',
+    load: () => import('./intake-bench.ts'),
+  },
+  e2e: {
+    summary: '10,000 paid orders through the sandbox gateway at 200 ms: invoices/s vs the gateway limit, drain time, peak RSS',
+    load: () => import('./e2e-bench.ts'),
+  },
+  inline: {
+    summary: 'webhook p99 with the gateway at 6 s: the inline design (gateway call inside the webhook) vs ours',
+    load: () => import('./inline-bench.ts'),
+  },
   admin: { summary: 'admin invoices list response time with 50,000 invoices', load: () => import('./admin-list-bench.ts') },
 };
 
 function usage(): string {
-  return ['usage: npm run bench [-- <name>]', '', 'benchmarks:', ...Object.entries(BENCHES).map(([n, b]) => `  ${n.padEnd(8)} ${b.summary}`)].join('\n');
+  return [
+    'usage: npm run bench [-- <name>]',
+    '',
+    'benchmarks:',
+    ...Object.entries(BENCHES).map(([n, b]) => `  ${n.padEnd(8)} ${b.summary}`),
+  ].join('\n');
 }
 
 export async function runBench(argv: string[]): Promise<number> {
@@ -46,7 +60,13 @@ export async function runBench(argv: string[]): Promise<number> {
     } catch (error) {
       // One broken row must not hide the others' figures.
       console.error(error);
-      rows.push({ row: n, figure: `failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, baseline: '', result: 'error', pass: false });
+      rows.push({
+        row: n,
+        figure: `failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        baseline: '',
+        result: 'error',
+        pass: false,
+      });
     }
   }
   const seconds = (Date.now() - startedAt.getTime()) / 1000;
@@ -69,7 +89,9 @@ if (import.meta.main) {
   // script's heap flags, as deployed (they change intake throughput by a third).
   const missing = APP_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
   if (missing.length > 0) {
-    const child = spawnSync(process.execPath, [...process.execArgv, ...APP_NODE_FLAGS, import.meta.filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+    const child = spawnSync(process.execPath, [...process.execArgv, ...APP_NODE_FLAGS, import.meta.filename, ...process.argv.slice(2)], {
+      stdio: 'inherit',
+    });
     process.exitCode = child.status ?? 1;
   } else process.exitCode = await runBench(process.argv.slice(2));
 }

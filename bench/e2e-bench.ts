@@ -17,7 +17,22 @@ import { spawnApp } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
 import { freePort } from '../test/support/harness.ts';
 import type { BenchRow } from './bench-table.ts';
-import { BENCH_API_KEY, BENCH_API_SECRET, cpuMs, currentRss, findPostgres, int, mib, orderIdBase, paidOrder, peakRss, seedShop, sleep, startSandboxProcess, tempDir } from './bench-support.ts';
+import {
+  BENCH_API_KEY,
+  BENCH_API_SECRET,
+  cpuMs,
+  currentRss,
+  findPostgres,
+  int,
+  mib,
+  orderIdBase,
+  paidOrder,
+  peakRss,
+  seedShop,
+  sleep,
+  startSandboxProcess,
+  tempDir,
+} from './bench-support.ts';
 
 const SHOP = 'tienda-e2e.myshopify.com';
 const ORDERS = 10_000;
@@ -154,7 +169,12 @@ async function pgliteAppMemory(): Promise<{ rss: number | undefined; peak: numbe
 }
 
 /** One run; `orders` and `concurrency` are parameters so a shorter run can be tried by hand. */
-export async function measure(postgresUrl: string | undefined, orders = ORDERS, concurrency = CONCURRENCY, extraEnv: Record<string, string> = {}): Promise<E2eResult> {
+export async function measure(
+  postgresUrl: string | undefined,
+  orders = ORDERS,
+  concurrency = CONCURRENCY,
+  extraEnv: Record<string, string> = {},
+): Promise<E2eResult> {
   const limit = concurrency / (CALLS_PER_INVOICE * (LATENCY_MS / 1000));
   const tmp = tempDir('fe-bench-e2e-');
   const fresh = postgresUrl ? await createFreshPostgresDatabase(postgresUrl) : undefined;
@@ -164,7 +184,9 @@ export async function measure(postgresUrl: string | undefined, orders = ORDERS, 
   let app: ReturnType<typeof spawnApp> | undefined;
   try {
     // PGlite's data directory holds one process at a time: seed, close, then start the app on it.
-    const seedDb = fresh ? await openDatabase({ kind: 'postgres', url: fresh.url }) : await openDatabase({ kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') });
+    const seedDb = fresh
+      ? await openDatabase({ kind: 'postgres', url: fresh.url })
+      : await openDatabase({ kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') });
     await seedShop(seedDb, key, SHOP, simulator.addShop(SHOP).accessToken);
     await seedDb.close();
 
@@ -219,7 +241,9 @@ export async function measure(postgresUrl: string | undefined, orders = ORDERS, 
       if (now - lastReport > 10_000) {
         lastReport = now;
         const done = orders - pending.size;
-        console.log(`  ${((now - started) / 1000).toFixed(0)} s: ${int(done)} written back (${(done / ((now - started) / 1000)).toFixed(1)}/s, limit ${int(limit)}/s)`);
+        console.log(
+          `  ${((now - started) / 1000).toFixed(0)} s: ${int(done)} written back (${(done / ((now - started) / 1000)).toFixed(1)}/s, limit ${int(limit)}/s)`,
+        );
       }
       // The bench must end: past the cap the rate so far is the figure, marked as stopped.
       if (now - started > MAX_SECONDS * 1000) break;
@@ -236,7 +260,9 @@ export async function measure(postgresUrl: string | undefined, orders = ORDERS, 
     // The gateway calls as the app timed them, read after it stops (PGlite admits one process at a time).
     await app.kill('SIGTERM');
     app = undefined;
-    const gateway = await gatewayTimes(fresh ? { kind: 'postgres', url: fresh.url } : { kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') });
+    const gateway = await gatewayTimes(
+      fresh ? { kind: 'postgres', url: fresh.url } : { kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') },
+    );
     return {
       gateway,
       seconds,

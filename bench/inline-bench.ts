@@ -22,7 +22,19 @@ import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { startStoreSimulator, type StoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
 import { credentialsFor } from '../test/support/harness.ts';
 import type { BenchRow } from './bench-table.ts';
-import { BENCH_API_KEY, BENCH_API_SECRET, ms, orderIdBase, orderTemplate, paidOrder, percentile, seedShop, sleep, startSandboxProcess, tempDir } from './bench-support.ts';
+import {
+  BENCH_API_KEY,
+  BENCH_API_SECRET,
+  ms,
+  orderIdBase,
+  orderTemplate,
+  paidOrder,
+  percentile,
+  seedShop,
+  sleep,
+  startSandboxProcess,
+  tempDir,
+} from './bench-support.ts';
 import { sendDeliveries } from './load-generator.ts';
 
 const SHOP = 'tienda-inline.myshopify.com';
@@ -49,7 +61,12 @@ interface Answers {
 /** The inline design: everything inside the webhook request. */
 function inlineApp(gatewayUrl: string): express.Express {
   const key = createSecretKey(Buffer.from(BENCH_API_SECRET, 'utf8'));
-  const gateway = createGatewayClient({ baseUrl: gatewayUrl, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: 30_000 });
+  const gateway = createGatewayClient({
+    baseUrl: gatewayUrl,
+    authToken: DEFAULT_SANDBOX_AUTH_TOKEN,
+    authScheme: 'bearer',
+    timeoutMs: 30_000,
+  });
   let fiscalNumber = 0;
   const app = express();
   app.post('/webhooks/orders/paid', express.text({ type: () => true, limit: '2mb' }), async (req, res) => {
@@ -87,7 +104,12 @@ function inlineApp(gatewayUrl: string): express.Express {
  * process (each connection opened by one more, uncounted), every answer awaited however slow. The orders
  * are registered at the simulator, where our worker writes their metafields.
  */
-async function deliver(simulator: StoreSimulator, address: string, blocks: { warmUp: number[]; connections: number[]; measured: number[] }, warm: () => Promise<void>): Promise<Answers> {
+async function deliver(
+  simulator: StoreSimulator,
+  address: string,
+  blocks: { warmUp: number[]; connections: number[]; measured: number[] },
+  warm: () => Promise<void>,
+): Promise<Answers> {
   for (const id of [...blocks.warmUp, ...blocks.connections, ...blocks.measured]) simulator.setOrder(SHOP, paidOrder(id));
   const plan = {
     url: address,
@@ -127,10 +149,24 @@ async function measure(): Promise<{ inline: Answers; ours: Answers }> {
     const key = randomBytes(32);
     await seedShop(database, key, SHOP, simulator.addShop(SHOP).accessToken);
     app = await startApp({
-      config: loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', WORKER_CONCURRENCY: '16', WORKER_SHOP_CONCURRENCY: '16', GATEWAY_CONCURRENCY: String(GATEWAY_CONCURRENCY), GATEWAY_TIMEOUT_MS: '20000' }),
+      config: loadConfig({
+        NODE_ENV: 'test',
+        PORT: '0',
+        BIND_ADDRESS: '127.0.0.1',
+        WORKER_CONCURRENCY: '16',
+        WORKER_SHOP_CONCURRENCY: '16',
+        GATEWAY_CONCURRENCY: String(GATEWAY_CONCURRENCY),
+        GATEWAY_TIMEOUT_MS: '20000',
+      }),
       logger: silentLogger,
       encryptionKey: key,
-      shopify: { apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET, appUrl: 'http://127.0.0.1', scopes: ['read_orders', 'write_orders'], adminApiOrigin: simulator.origin },
+      shopify: {
+        apiKey: BENCH_API_KEY,
+        apiSecret: BENCH_API_SECRET,
+        appUrl: 'http://127.0.0.1',
+        scopes: ['read_orders', 'write_orders'],
+        adminApiOrigin: simulator.origin,
+      },
       gateway: { baseUrl: sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: 20_000 },
       database,
     });
@@ -140,7 +176,11 @@ async function measure(): Promise<{ inline: Answers; ours: Answers }> {
     const inlineUrl = `http://127.0.0.1:${(inlineServer.address() as AddressInfo).port}/webhooks/orders/paid`;
     // Distinct order ids throughout: the inline app's invoices must not meet ours at the sandbox.
     const block = (n: number, size: number) => Array.from({ length: size }, (_, i) => orderIdBase(950 + n) + i);
-    const blocks = (n: number) => ({ warmUp: block(n, WARM_UP), connections: block(n + 1, CONNECTIONS), measured: block(n + 2, DELIVERIES) });
+    const blocks = (n: number) => ({
+      warmUp: block(n, WARM_UP),
+      connections: block(n + 1, CONNECTIONS),
+      measured: block(n + 2, DELIVERIES),
+    });
     // Ours is warm once its worker has sent to the gateway all it may (claim, mapper, numbering and gateway
     // client have run); then it holds as many invoices as it can while the gateway takes 6 s to answer each.
     const ours = await deliver(simulator, `${app.url}/webhooks/orders/paid`, blocks(0), () => untilSent(sandbox.url, GATEWAY_CONCURRENCY));
@@ -165,7 +205,9 @@ async function measure(): Promise<{ inline: Answers; ours: Answers }> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  console.log(`inline: ${DELIVERIES} deliveries at ${RATE_PER_SECOND}/s (after a warm-up of ${WARM_UP + CONNECTIONS} not counted; ${CONNECTIONS} at a time), gateway latency ${GATEWAY_LATENCY_MS / 1000} s; Shopify retries an answer slower than ${SHOPIFY_TIMEOUT_MS / 1000} s`);
+  console.log(
+    `inline: ${DELIVERIES} deliveries at ${RATE_PER_SECOND}/s (after a warm-up of ${WARM_UP + CONNECTIONS} not counted; ${CONNECTIONS} at a time), gateway latency ${GATEWAY_LATENCY_MS / 1000} s; Shopify retries an answer slower than ${SHOPIFY_TIMEOUT_MS / 1000} s`,
+  );
   const { inline, ours } = await measure();
   const oursP99 = percentile(ours.durations, 99);
   const inlineP99 = percentile(inline.durations, 99);

@@ -12,7 +12,19 @@ import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import type { Database } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
 import type { BenchRow } from './bench-table.ts';
-import { BENCH_API_SECRET, benchKey, findPostgres, int, ms, orderIdBase, orderTemplate, seedShop, sleep, onFreshDatabase, startIntakeApp } from './bench-support.ts';
+import {
+  BENCH_API_SECRET,
+  benchKey,
+  findPostgres,
+  int,
+  ms,
+  orderIdBase,
+  orderTemplate,
+  seedShop,
+  sleep,
+  onFreshDatabase,
+  startIntakeApp,
+} from './bench-support.ts';
 import { type LoadResult, generateLoad } from './load-generator.ts';
 
 const SHOP = 'tienda-bench.myshopify.com';
@@ -114,7 +126,6 @@ async function measure(database: Database): Promise<Measured> {
   }
 }
 
-
 function describeLoad(r: LoadResult): string {
   return `${int(r.perSecond)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
 }
@@ -135,8 +146,13 @@ function rowsFor(label: 'PGlite' | 'PostgreSQL', m: Measured): BenchRow[] {
   const target = label === 'PGlite' ? TARGETS.pglite : TARGETS.postgres;
   const ratio = m.ours.perSecond / m.baseline.perSecond;
   const clean = m.ours.non2xx + m.ours.errors + m.ours.timeouts === 0;
-  const pass = clean && m.ours.perSecond >= target.perSecond && m.ours.p99 < target.p99 && (target.ratio === undefined || ratio >= target.ratio);
-  const wanted = [`≥ ${int(target.perSecond)} req/s`, `p99 < ${target.p99} ms`, ...(target.ratio ? [`≥ ${target.ratio}× baseline`] : [])].join(', ');
+  const pass =
+    clean && m.ours.perSecond >= target.perSecond && m.ours.p99 < target.p99 && (target.ratio === undefined || ratio >= target.ratio);
+  const wanted = [
+    `≥ ${int(target.perSecond)} req/s`,
+    `p99 < ${target.p99} ms`,
+    ...(target.ratio ? [`≥ ${target.ratio}× baseline`] : []),
+  ].join(', ');
   return [
     {
       row: `intake, ${label}`,
@@ -157,11 +173,19 @@ function rowsFor(label: 'PGlite' | 'PostgreSQL', m: Measured): BenchRow[] {
 
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  console.log(`intake: ${CONNECTIONS} connections, ${RUN_SECONDS} s per endpoint after ${WARM_UP_SECONDS} s warm-up, distinct signed 8 KB deliveries`);
+  console.log(
+    `intake: ${CONNECTIONS} connections, ${RUN_SECONDS} s per endpoint after ${WARM_UP_SECONDS} s warm-up, distinct signed 8 KB deliveries`,
+  );
   const pglite = await onFreshDatabase(undefined, measure);
   rows.push(...rowsFor('PGlite', pglite));
   const pgUrl = await findPostgres();
   if (pgUrl) rows.push(...rowsFor('PostgreSQL', await onFreshDatabase(pgUrl, measure)));
-  else rows.push({ row: 'intake, PostgreSQL', figure: 'PostgreSQL: not available', baseline: 'set DATABASE_URL or TEST_DATABASE_URL', result: '—' });
+  else
+    rows.push({
+      row: 'intake, PostgreSQL',
+      figure: 'PostgreSQL: not available',
+      baseline: 'set DATABASE_URL or TEST_DATABASE_URL',
+      result: '—',
+    });
   return rows;
 }

@@ -97,7 +97,13 @@ function inChild<T>(job: Job): Promise<T> {
 }
 
 /** The headers Shopify sends with a delivery, signed with a key made once. */
-function signedHeaders(key: ReturnType<typeof createSecretKey>, body: string, shop: string, apiVersion: string, triggeredAt: string): Record<string, string> {
+function signedHeaders(
+  key: ReturnType<typeof createSecretKey>,
+  body: string,
+  shop: string,
+  apiVersion: string,
+  triggeredAt: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-shopify-topic': 'orders/paid',
@@ -118,12 +124,18 @@ async function runDeliveries(plan: DeliveryPlan): Promise<DeliveryTimes> {
   const post = (id: number) =>
     new Promise<{ ms: number; status: number }>((resolve) => {
       const body = plan.template.replaceAll('__ID__', String(id));
-      const headers = { ...signedHeaders(key, body, plan.shop, plan.apiVersion, triggeredAt), 'content-length': String(Buffer.byteLength(body)) };
+      const headers = {
+        ...signedHeaders(key, body, plan.shop, plan.apiVersion, triggeredAt),
+        'content-length': String(Buffer.byteLength(body)),
+      };
       const started = performance.now();
-      const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers, timeout: plan.timeoutMs }, (response) => {
-        response.resume();
-        response.on('end', () => resolve({ ms: performance.now() - started, status: response.statusCode ?? 0 }));
-      });
+      const request = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers, timeout: plan.timeoutMs },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve({ ms: performance.now() - started, status: response.statusCode ?? 0 }));
+        },
+      );
       request.on('timeout', () => request.destroy(new Error('timeout')));
       request.on('error', () => resolve({ ms: performance.now() - started, status: 0 }));
       request.end(body);

@@ -57,7 +57,10 @@ function benchOrder(label: string, file: string): Row[] {
     if (!order.ok || !orderToDocument({ ...input, order: order.order }).ok) throw new Error('mapping failed');
   };
   const rows: Row[] = [];
-  for (const [mode, fn] of [['map', map], ['parse + map', parseAndMap]] as const) {
+  for (const [mode, fn] of [
+    ['map', map],
+    ['parse + map', parseAndMap],
+  ] as const) {
     measure(fn, WARM_UP_MS);
     const perSecond = measure(fn, RUN_MS);
     rows.push({ order: label, mode, items, perSecond, microsPerOrder: 1e6 / perSecond });
@@ -92,7 +95,13 @@ function summaryRow(r: Row): BenchRow {
 
 function printDetail(rows: Row[]): void {
   const header = ['order', 'mode', 'invoice items', 'orders/s', 'µs/order'];
-  const table = rows.map((r) => [r.order, r.mode, String(r.items), Math.round(r.perSecond).toLocaleString('en-US'), r.microsPerOrder.toFixed(1)]);
+  const table = rows.map((r) => [
+    r.order,
+    r.mode,
+    String(r.items),
+    Math.round(r.perSecond).toLocaleString('en-US'),
+    r.microsPerOrder.toFixed(1),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));

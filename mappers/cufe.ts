@@ -45,8 +45,7 @@ const FIELD_RULES: ReadonlyArray<readonly [keyof CufeParts, RegExp]> = [
 ];
 
 // FE, iDoc, dTipoRuc, RUC(20), '-', DV, branch, date, number, point, emission, env, dSeg, check.
-const CUFE_PATTERN =
-  /^FE(\d{2})([12])([0-9A-Z-]{20})-(\d{2})([0-9A-Za-z]{4})(\d{8})(\d{10})(\d{3})(\d{2})([12])(\d{9})(\d)$/;
+const CUFE_PATTERN = /^FE(\d{2})([12])([0-9A-Z-]{20})-(\d{2})([0-9A-Za-z]{4})(\d{8})(\d{10})(\d{3})(\d{2})([12])(\d{9})(\d)$/;
 
 /** The 66-character CUFE for these parts, check digit included. Throws RangeError on a malformed part. */
 export function buildCufe(parts: CufeParts): string {
@@ -78,8 +77,21 @@ export function buildCufe(parts: CufeParts): string {
 export function parseCufe(cufe: string): CufeParts | undefined {
   const m = CUFE_PATTERN.exec(cufe);
   if (!m) return undefined;
-  const [, typeDocument, taxpayerType, paddedRuc, dv, branch, date, fiscalNumber, billingPoint, emissionType, environment, securityCode, check] =
-    m as unknown as readonly string[];
+  const [
+    ,
+    typeDocument,
+    taxpayerType,
+    paddedRuc,
+    dv,
+    branch,
+    date,
+    fiscalNumber,
+    billingPoint,
+    emissionType,
+    environment,
+    securityCode,
+    check,
+  ] = m as unknown as readonly string[];
   if (cufeCheckDigit(cufe.slice(2, -1)) !== check) return undefined;
   const ruc = paddedRuc!.replace(/^0+/, '');
   if (ruc === '' || ruc.startsWith('-') || ruc.endsWith('-') || ruc.includes('--')) return undefined;

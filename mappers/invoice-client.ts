@@ -131,13 +131,20 @@ function addressName(a: ShopifyAddress | undefined): string | undefined {
 }
 
 function joinName(first: string | undefined, last: string | undefined): string | undefined {
-  const name = [first, last].filter((p) => p !== undefined).join(' ').trim();
+  const name = [first, last]
+    .filter((p) => p !== undefined)
+    .join(' ')
+    .trim();
   return name === '' ? undefined : name;
 }
 
 function formatAddress(a: ShopifyAddress | undefined): string | undefined {
   if (a === undefined) return undefined;
-  const text = [a.address1, a.address2, a.city].filter((p) => p !== undefined).join(', ').replace(/\s+/g, ' ').trim();
+  const text = [a.address1, a.address2, a.city]
+    .filter((p) => p !== undefined)
+    .join(', ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text === '' ? undefined : text;
 }
 

@@ -104,9 +104,7 @@ function range(lo: number, hi: number): number[] {
 /** The exact ideal tax of a line as a fraction: net × rate, or gross × rate / (1 + rate). */
 function idealTax(line: ArithmeticLine): Fraction {
   const { num, den } = line.rate;
-  return line.pricing.kind === 'net'
-    ? { num: line.pricing.net * num, den }
-    : { num: line.pricing.gross * num, den: den + num };
+  return line.pricing.kind === 'net' ? { num: line.pricing.net * num, den } : { num: line.pricing.gross * num, den: den + num };
 }
 
 /** (ideal − tax) in millionths of a cent: how much the line is under-taxed at `tax`. */

@@ -145,11 +145,9 @@ const checkoutAttributesSchema = z.object({
 const paymentFormCode = codeEnum('the payment form', PAYMENT_FORM);
 
 const paymentFormsSchema = z
-  .record(
-    z.string().trim().min(1, 'a payment gateway name cannot be empty'),
-    paymentFormCode,
-    { error: 'paymentForms must map payment gateway names to payment-form codes, e.g. {"yappy": "08"}' },
-  )
+  .record(z.string().trim().min(1, 'a payment gateway name cannot be empty'), paymentFormCode, {
+    error: 'paymentForms must map payment gateway names to payment-form codes, e.g. {"yappy": "08"}',
+  })
   .optional()
   .transform((own) => {
     const table: Record<string, string> = { ...DEFAULT_PAYMENT_FORMS };

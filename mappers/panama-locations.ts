@@ -17,9 +17,7 @@ export interface LocationQuery {
   readonly corregimiento?: string;
 }
 
-export const PANAMA_LOCATIONS: readonly PanamaLocation[] = Object.freeze(
-  data.map((entry): PanamaLocation => Object.freeze({ ...entry })),
-);
+export const PANAMA_LOCATIONS: readonly PanamaLocation[] = Object.freeze(data.map((entry): PanamaLocation => Object.freeze({ ...entry })));
 
 const BY_CODE: ReadonlyMap<string, PanamaLocation> = new Map(PANAMA_LOCATIONS.map((entry) => [entry.code, entry]));
 
@@ -81,10 +79,7 @@ interface IndexedLocation {
 
 const INDEX: readonly IndexedLocation[] = PANAMA_LOCATIONS.map((location) => ({
   location,
-  provinceNames: new Set([
-    normalizeName(location.province),
-    ...(PROVINCE_ALIASES[location.code.split('-')[0]!] ?? []),
-  ]),
+  provinceNames: new Set([normalizeName(location.province), ...(PROVINCE_ALIASES[location.code.split('-')[0]!] ?? [])]),
   districtNames: new Set(nameVariants(location.district)),
   corregimientoNames: new Set(nameVariants(location.corregimiento)),
 }));

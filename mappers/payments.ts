@@ -60,7 +60,12 @@ export function parseOrderTransactions(
   parsed.data.forEach((node, index) => {
     const amount = parseCents(node.amountSet.shopMoney.amount);
     if (amount === undefined) {
-      found.push(problems.orderUnreadable(`transactions[${index}].amountSet.shopMoney.amount`, `"${node.amountSet.shopMoney.amount}" is not an amount`));
+      found.push(
+        problems.orderUnreadable(
+          `transactions[${index}].amountSet.shopMoney.amount`,
+          `"${node.amountSet.shopMoney.amount}" is not an amount`,
+        ),
+      );
       return;
     }
     transactions.push({ gateway: node.gateway ?? '', kind: node.kind.toUpperCase(), status: node.status.toUpperCase(), amount });
@@ -137,7 +142,10 @@ export function buildPayments(
   const sum = [...byForm.values()].reduce((a, b) => a + b, 0);
   if (sum !== invoiceTotal) return { ok: false, problems: [problems.paymentsMismatch(sum + leftOut, order.totalPrice)] };
   if (payments.length === 0) {
-    return { ok: true, payments: [{ formPaymentInvoice: parts[0]?.form ?? settings.defaultPaymentForm, valueFeePaid: formatCents(cents(0)) }] };
+    return {
+      ok: true,
+      payments: [{ formPaymentInvoice: parts[0]?.form ?? settings.defaultPaymentForm, valueFeePaid: formatCents(cents(0)) }],
+    };
   }
   return { ok: true, payments };
 }
@@ -145,9 +153,7 @@ export function buildPayments(
 /** Reduce the parts by `amount`: non-gift-card parts first, each group largest first. */
 function takeOff(parts: { form: string; amount: number }[], amount: number): void {
   let left = amount;
-  const order = [...parts].sort(
-    (a, b) => Number(a.form === GIFT_CARD_FORM) - Number(b.form === GIFT_CARD_FORM) || b.amount - a.amount,
-  );
+  const order = [...parts].sort((a, b) => Number(a.form === GIFT_CARD_FORM) - Number(b.form === GIFT_CARD_FORM) || b.amount - a.amount);
   for (const part of order) {
     if (left <= 0) break;
     const take = Math.min(part.amount, left);

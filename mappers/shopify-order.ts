@@ -117,22 +117,21 @@ export type ParseOrderResult = { ok: true; order: ShopifyOrder } | { ok: false; 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
 
-const text = z.string().nullish().transform((v) => (v === null || v === undefined || v.trim() === '' ? undefined : v.trim()));
-
-const centsText = z
+const text = z
   .string()
-  .transform((v, ctx) => {
-    const c = parseCents(v);
-    if (c === undefined) {
-      ctx.addIssue({ code: 'custom', message: `"${v}" is not an amount with at most 2 decimals` });
-      return z.NEVER;
-    }
-    return c;
-  });
+  .nullish()
+  .transform((v) => (v === null || v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-const moneyBag = z
-  .object({ shop_money: z.object({ amount: centsText, currency_code: z.string().nullish() }) })
-  .nullish();
+const centsText = z.string().transform((v, ctx) => {
+  const c = parseCents(v);
+  if (c === undefined) {
+    ctx.addIssue({ code: 'custom', message: `"${v}" is not an amount with at most 2 decimals` });
+    return z.NEVER;
+  }
+  return c;
+});
+
+const moneyBag = z.object({ shop_money: z.object({ amount: centsText, currency_code: z.string().nullish() }) }).nullish();
 
 /** Shopify writes rates as JSON numbers (0.07); read the decimal digits, never the binary value. */
 const rate = z.union([z.number(), z.string()]).transform((v, ctx) => {
@@ -194,7 +193,11 @@ const discountAllocationSchema = z
       : { amount, discountApplicationIndex: d.discount_application_index };
   });
 
-const list = <T extends z.ZodType>(item: T) => z.array(item).nullish().transform((v) => v ?? []);
+const list = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .nullish()
+    .transform((v) => v ?? []);
 
 const quantity = z.number().int('must be a whole number').nonnegative('cannot be negative');
 
@@ -249,14 +252,16 @@ const shippingLineSchema = z
     tax_lines: list(taxLineSchema),
     discount_allocations: list(discountAllocationSchema),
   })
-  .transform((s, ctx): ShopifyShippingLine => dropUndefined({
-    title: s.title ?? s.code ?? '',
-    code: s.code,
-    price: requireMoney(ctx, 'price', s.price_set, s.price),
-    isRemoved: s.is_removed ?? false,
-    taxLines: s.tax_lines,
-    discountAllocations: s.discount_allocations,
-  }));
+  .transform((s, ctx): ShopifyShippingLine =>
+    dropUndefined({
+      title: s.title ?? s.code ?? '',
+      code: s.code,
+      price: requireMoney(ctx, 'price', s.price_set, s.price),
+      isRemoved: s.is_removed ?? false,
+      taxLines: s.tax_lines,
+      discountAllocations: s.discount_allocations,
+    }),
+  );
 
 const addressSchema = z
   .object({
@@ -274,45 +279,60 @@ const addressSchema = z
     phone: text,
   })
   .nullish()
-  .transform((a): ShopifyAddress | undefined => a ? dropUndefined({
-    name: a.name,
-    firstName: a.first_name,
-    lastName: a.last_name,
-    company: a.company,
-    address1: a.address1,
-    address2: a.address2,
-    city: a.city,
-    province: a.province,
-    provinceCode: a.province_code,
-    countryCode: a.country_code?.toUpperCase(),
-    zip: a.zip,
-    phone: a.phone,
-  }) : undefined);
+  .transform((a): ShopifyAddress | undefined =>
+    a
+      ? dropUndefined({
+          name: a.name,
+          firstName: a.first_name,
+          lastName: a.last_name,
+          company: a.company,
+          address1: a.address1,
+          address2: a.address2,
+          city: a.city,
+          province: a.province,
+          provinceCode: a.province_code,
+          countryCode: a.country_code?.toUpperCase(),
+          zip: a.zip,
+          phone: a.phone,
+        })
+      : undefined,
+  );
 
 const customerSchema = z
   .object({ admin_graphql_api_id: text, first_name: text, last_name: text, email: text, phone: text })
   .nullish()
-  .transform((c): ShopifyCustomer | undefined => c ? dropUndefined({
-    gid: c.admin_graphql_api_id,
-    firstName: c.first_name,
-    lastName: c.last_name,
-    email: c.email,
-    phone: c.phone,
-  }) : undefined);
+  .transform((c): ShopifyCustomer | undefined =>
+    c
+      ? dropUndefined({
+          gid: c.admin_graphql_api_id,
+          firstName: c.first_name,
+          lastName: c.last_name,
+          email: c.email,
+          phone: c.phone,
+        })
+      : undefined,
+  );
 
 const companySchema = z
   .object({ id: idText, location_id: idText, name: text, tax_registration_id: text })
   .nullish()
-  .transform((c): ShopifyCompany | undefined => c ? dropUndefined({
-    id: c.id,
-    locationId: c.location_id,
-    name: c.name,
-    taxRegistrationId: c.tax_registration_id,
-  }) : undefined);
+  .transform((c): ShopifyCompany | undefined =>
+    c
+      ? dropUndefined({
+          id: c.id,
+          locationId: c.location_id,
+          name: c.name,
+          taxRegistrationId: c.tax_registration_id,
+        })
+      : undefined,
+  );
 
 const noteAttributeSchema = z.object({
   name: z.string(),
-  value: z.union([z.string(), z.number(), z.boolean()]).nullish().transform((v) => (v === null || v === undefined ? '' : String(v))),
+  value: z
+    .union([z.string(), z.number(), z.boolean()])
+    .nullish()
+    .transform((v) => (v === null || v === undefined ? '' : String(v))),
 });
 
 const orderSchema = z

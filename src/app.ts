@@ -124,7 +124,16 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
       '/webhooks/compliance': complianceWebhook({ shopify, db: database.db, logger }),
     },
     mount(a) {
-      a.use(healthRoutes({ db: database.db, worker, workerEnabled: config.worker.enabled, pollMs: config.worker.pollMs, metrics, metricsAccess: config.metrics }));
+      a.use(
+        healthRoutes({
+          db: database.db,
+          worker,
+          workerEnabled: config.worker.enabled,
+          pollMs: config.worker.pollMs,
+          metrics,
+          metricsAccess: config.metrics,
+        }),
+      );
       // Before OAuth: `/` without a shop opens the admin page; /api/auth falls through to OAuth.
       mountAdmin(a, {
         db: database.db,

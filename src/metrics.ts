@@ -120,7 +120,9 @@ export class Histogram implements Metric {
   async lines(): Promise<string[]> {
     const out: string[] = [];
     for (const s of this.series.values()) {
-      this.buckets.forEach((bound, i) => out.push(`${this.name}_bucket${labelText({ ...s.labels, le: formatValue(bound) })} ${s.counts[i]}`));
+      this.buckets.forEach((bound, i) =>
+        out.push(`${this.name}_bucket${labelText({ ...s.labels, le: formatValue(bound) })} ${s.counts[i]}`),
+      );
       out.push(`${this.name}_bucket${labelText({ ...s.labels, le: '+Inf' })} ${s.count}`);
       out.push(`${this.name}_sum${labelText(s.labels)} ${formatValue(s.sum)}`);
       out.push(`${this.name}_count${labelText(s.labels)} ${s.count}`);
@@ -137,7 +139,13 @@ class Collected implements Metric {
   private readonly collect: () => Promise<Sample[]> | Sample[];
   private readonly onError: (name: string, error: unknown) => void;
 
-  constructor(kind: 'counter' | 'gauge', name: string, help: string, collect: () => Promise<Sample[]> | Sample[], onError: (name: string, error: unknown) => void) {
+  constructor(
+    kind: 'counter' | 'gauge',
+    name: string,
+    help: string,
+    collect: () => Promise<Sample[]> | Sample[],
+    onError: (name: string, error: unknown) => void,
+  ) {
     this.kind = kind;
     this.name = name;
     this.help = help;
@@ -187,7 +195,11 @@ export class MetricsRegistry {
   async render(): Promise<string> {
     this.failures = [];
     const blocks = await Promise.all(
-      [...this.metrics.values()].map(async (m) => [`# HELP ${m.name} ${escapeHelp(m.help)}`, `# TYPE ${m.name} ${m.kind}`, ...(await m.lines())]),
+      [...this.metrics.values()].map(async (m) => [
+        `# HELP ${m.name} ${escapeHelp(m.help)}`,
+        `# TYPE ${m.name} ${m.kind}`,
+        ...(await m.lines()),
+      ]),
     );
     const failed = this.failures;
     blocks.push([
@@ -214,11 +226,24 @@ export interface AppMetrics {
 }
 
 export function createAppMetrics(registry = new MetricsRegistry()): AppMetrics {
-  const gatewayCalls = registry.counter('fe_gateway_calls_total', 'Gateway calls made by this process, by operation, outcome and gateway code ("" when there was no answer).');
-  const gatewayDuration = registry.histogram('fe_gateway_call_duration_seconds', 'Gateway call duration in seconds, by operation.', GATEWAY_DURATION_BUCKETS);
+  const gatewayCalls = registry.counter(
+    'fe_gateway_calls_total',
+    'Gateway calls made by this process, by operation, outcome and gateway code ("" when there was no answer).',
+  );
+  const gatewayDuration = registry.histogram(
+    'fe_gateway_call_duration_seconds',
+    'Gateway call duration in seconds, by operation.',
+    GATEWAY_DURATION_BUCKETS,
+  );
   const sweepRuns = registry.counter('fe_sweep_runs_total', 'Reconciliation sweeps run by this process.');
-  const sweepEnqueued = registry.counter('fe_sweep_enqueued_total', 'Paid orders without an invoice that the sweep enqueued (webhooks never delivered).');
-  const sweepShopFailures = registry.counter('fe_sweep_shop_failures_total', 'Shops a sweep could not finish (Shopify unavailable, no access); retried at the next sweep.');
+  const sweepEnqueued = registry.counter(
+    'fe_sweep_enqueued_total',
+    'Paid orders without an invoice that the sweep enqueued (webhooks never delivered).',
+  );
+  const sweepShopFailures = registry.counter(
+    'fe_sweep_shop_failures_total',
+    'Shops a sweep could not finish (Shopify unavailable, no access); retried at the next sweep.',
+  );
   // Unlabelled counters start at 0, so a rate() has a first point before the first sweep.
   for (const c of [sweepRuns, sweepEnqueued, sweepShopFailures]) c.inc({}, 0);
   return {

@@ -25,25 +25,90 @@ const C = 'tienda-admin-c.myshopify.com'; // installed, never configured
 /** Fixed ids so rows with the same created_at have a known order (id desc). */
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-const REJECTED_MESSAGE = 'The gateway rejected the invoice (code 109): field "numberRUC" is required. Complete it in Settings or on the order, then retry.';
+const REJECTED_MESSAGE =
+  'The gateway rejected the invoice (code 109): field "numberRUC" is required. Complete it in Settings or on the order, then retry.';
 
 /** Shop A's invoices besides the real one; created_at in UTC (Panama is UTC−5). */
 const A_ROWS = [
   { id: id(1), orderName: '#2001', status: 'completed', createdAt: '2026-03-01T10:00:00.000001Z', fiscalNumber: 101, cufe: 'FE-A-2001' },
-  { id: id(2), orderName: '#2002', status: 'needs_attention', createdAt: '2026-03-01T10:00:00.000002Z', fiscalNumber: 102, lastErrorKind: 'rejected', lastErrorCode: '109', lastErrorMessage: REJECTED_MESSAGE },
-  { id: id(3), orderName: '#2003', status: 'failed', createdAt: '2026-03-01T10:00:00.000002Z', lastErrorKind: 'unavailable', lastErrorMessage: 'Gave up after repeated failures.' },
-  { id: id(4), orderName: '#2004', status: 'failed', createdAt: '2026-03-02T04:59:59Z', lastErrorKind: 'unavailable', lastErrorMessage: 'Gave up after repeated failures.' },
-  { id: id(5), orderName: '#2005', status: 'skipped', createdAt: '2026-03-02T05:00:00Z', test: true, lastErrorMessage: 'Test order: not invoiced, because the shop sends invoices to the production environment.' },
+  {
+    id: id(2),
+    orderName: '#2002',
+    status: 'needs_attention',
+    createdAt: '2026-03-01T10:00:00.000002Z',
+    fiscalNumber: 102,
+    lastErrorKind: 'rejected',
+    lastErrorCode: '109',
+    lastErrorMessage: REJECTED_MESSAGE,
+  },
+  {
+    id: id(3),
+    orderName: '#2003',
+    status: 'failed',
+    createdAt: '2026-03-01T10:00:00.000002Z',
+    lastErrorKind: 'unavailable',
+    lastErrorMessage: 'Gave up after repeated failures.',
+  },
+  {
+    id: id(4),
+    orderName: '#2004',
+    status: 'failed',
+    createdAt: '2026-03-02T04:59:59Z',
+    lastErrorKind: 'unavailable',
+    lastErrorMessage: 'Gave up after repeated failures.',
+  },
+  {
+    id: id(5),
+    orderName: '#2005',
+    status: 'skipped',
+    createdAt: '2026-03-02T05:00:00Z',
+    test: true,
+    lastErrorMessage: 'Test order: not invoiced, because the shop sends invoices to the production environment.',
+  },
   { id: id(6), orderName: '#2006', status: 'completed', createdAt: '2026-02-28T12:00:00Z', fiscalNumber: 7, cufe: 'FE-A-2006' },
-  { id: id(7), orderName: '#2007', status: 'pending', createdAt: '2026-02-27T12:00:00Z', lastErrorKind: 'unavailable', lastErrorMessage: 'The gateway could not be reached (network error); the app retries automatically.', nextAttemptAt: '2030-01-01T00:00:00Z' },
+  {
+    id: id(7),
+    orderName: '#2007',
+    status: 'pending',
+    createdAt: '2026-02-27T12:00:00Z',
+    lastErrorKind: 'unavailable',
+    lastErrorMessage: 'The gateway could not be reached (network error); the app retries automatically.',
+    nextAttemptAt: '2030-01-01T00:00:00Z',
+  },
 ] as const;
 
 const B_ROWS = [
-  { id: id(101), orderName: '#3001', status: 'failed', createdAt: '2026-03-01T12:00:00Z', lastErrorKind: 'unavailable', lastErrorMessage: 'Gave up.' },
-  { id: id(102), orderName: '#3002', status: 'needs_attention', createdAt: '2026-03-01T13:00:00Z', lastErrorKind: 'mapping', lastErrorMessage: 'Mapping problem.' },
+  {
+    id: id(101),
+    orderName: '#3001',
+    status: 'failed',
+    createdAt: '2026-03-01T12:00:00Z',
+    lastErrorKind: 'unavailable',
+    lastErrorMessage: 'Gave up.',
+  },
+  {
+    id: id(102),
+    orderName: '#3002',
+    status: 'needs_attention',
+    createdAt: '2026-03-01T13:00:00Z',
+    lastErrorKind: 'mapping',
+    lastErrorMessage: 'Mapping problem.',
+  },
 ] as const;
 
-type Row = { id: string; orderName: string; status: string; createdAt: string; fiscalNumber?: number; cufe?: string; test?: boolean; lastErrorKind?: string; lastErrorCode?: string; lastErrorMessage?: string; nextAttemptAt?: string };
+type Row = {
+  id: string;
+  orderName: string;
+  status: string;
+  createdAt: string;
+  fiscalNumber?: number;
+  cufe?: string;
+  test?: boolean;
+  lastErrorKind?: string;
+  lastErrorCode?: string;
+  lastErrorMessage?: string;
+  nextAttemptAt?: string;
+};
 
 function invoiceValues(shop: string, r: Row) {
   const orderId = 8_000_000_000_000 + Number(r.orderName.slice(1));
@@ -81,7 +146,10 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     const token = o.token === undefined ? h.simulator.sessionToken(o.shop ?? A) : o.token;
     const response = await fetch(`${h.app.url}${path}`, {
       method,
-      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(o.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(o.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: o.body === undefined ? undefined : JSON.stringify(o.body),
     });
     const text = await response.text();
@@ -106,7 +174,11 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     await h.simulator.orderPaid(A, orderA, h.webhookAddress);
     await h.simulator.orderPaid(B, orderB, h.webhookAddress);
     for (const gid of ['gid://shopify/Order/5910000000001', 'gid://shopify/Order/5910000000002']) {
-      await waitFor(async () => (await database.db.select().from(invoices).where(eq(invoices.orderGid, gid)))[0]?.status === 'completed', 20_000, `${gid} to complete`);
+      await waitFor(
+        async () => (await database.db.select().from(invoices).where(eq(invoices.orderGid, gid)))[0]?.status === 'completed',
+        20_000,
+        `${gid} to complete`,
+      );
     }
     await h.app.worker.stop();
     const [a] = await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/5910000000001'));
@@ -141,7 +213,13 @@ describe.each(testDatabases)('admin API on $name', (target) => {
   it('answers 401 on every route without a token, with a forged, expired, foreign or shop-less one, and changes nothing', async () => {
     const now = Math.floor(Date.now() / 1000);
     const forged = mintSessionToken({ shop: A, apiKey: TEST_API_KEY, apiSecret: 'not-the-app-secret', ttlSeconds: 60 }).token;
-    const expired = mintSessionToken({ shop: A, apiKey: TEST_API_KEY, apiSecret: TEST_API_SECRET, ttlSeconds: 60, now: new Date((now - 600) * 1000) }).token;
+    const expired = mintSessionToken({
+      shop: A,
+      apiKey: TEST_API_KEY,
+      apiSecret: TEST_API_SECRET,
+      ttlSeconds: 60,
+      now: new Date((now - 600) * 1000),
+    }).token;
     const otherApp = mintSessionToken({ shop: A, apiKey: 'another-app', apiSecret: TEST_API_SECRET, ttlSeconds: 60 }).token;
     const before = (await database.db.select().from(invoices)).map((r) => [r.id, r.status, r.updatedAt.getTime()]);
     const versions = [(await shopRow(A)).settingsVersion, (await shopRow(A)).enabled];
@@ -190,7 +268,10 @@ describe.each(testDatabases)('admin API on $name', (target) => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: { body: { invoices: { id: string }[]; nextCursor: string | null } } = await call('GET', `/api/invoices?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page: { body: { invoices: { id: string }[]; nextCursor: string | null } } = await call(
+          'GET',
+          `/api/invoices?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(page.body.invoices.length).toBeLessThanOrEqual(limit);
         seen.push(...ids(page.body));
         cursor = page.body.nextCursor;
@@ -221,9 +302,18 @@ describe.each(testDatabases)('admin API on $name', (target) => {
       authorized: false,
       reason: { kind: 'rejected', code: '109', message: REJECTED_MESSAGE, problems: [] },
     });
-    expect(byId.get(id(5))).toMatchObject({ status: 'skipped', test: true, reason: { kind: 'skipped', code: null, message: A_ROWS[4].lastErrorMessage } });
+    expect(byId.get(id(5))).toMatchObject({
+      status: 'skipped',
+      test: true,
+      reason: { kind: 'skipped', code: null, message: A_ROWS[4].lastErrorMessage },
+    });
     expect(byId.get(id(7))).toMatchObject({ status: 'pending', reason: { kind: 'unavailable', code: null } });
-    expect(byId.get(id(6))).toMatchObject({ fiscalNumber: '0000-001-0000000007', cufe: 'FE-A-2006', reason: null, createdAt: '2026-02-28T12:00:00.000Z' });
+    expect(byId.get(id(6))).toMatchObject({
+      fiscalNumber: '0000-001-0000000007',
+      cufe: 'FE-A-2006',
+      reason: null,
+      createdAt: '2026-02-28T12:00:00.000Z',
+    });
   });
 
   it('filters by status and by Panama calendar day, exactly', async () => {
@@ -268,8 +358,22 @@ describe.each(testDatabases)('admin API on $name', (target) => {
   });
 
   it('counts per status, for the token’s shop only', async () => {
-    expect((await call('GET', '/api/invoices/counts')).body.counts).toEqual({ all: 8, pending: 1, needs_attention: 1, failed: 2, completed: 3, skipped: 1 });
-    expect((await call('GET', '/api/invoices/counts', { shop: B })).body.counts).toEqual({ all: 3, pending: 0, needs_attention: 1, failed: 1, completed: 1, skipped: 0 });
+    expect((await call('GET', '/api/invoices/counts')).body.counts).toEqual({
+      all: 8,
+      pending: 1,
+      needs_attention: 1,
+      failed: 2,
+      completed: 3,
+      skipped: 1,
+    });
+    expect((await call('GET', '/api/invoices/counts', { shop: B })).body.counts).toEqual({
+      all: 3,
+      pending: 0,
+      needs_attention: 1,
+      failed: 1,
+      completed: 1,
+      skipped: 0,
+    });
   });
 
   // ── detail ────────────────────────────────────────────────────────────────────
@@ -278,7 +382,14 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     const r = await call('GET', `/api/invoices/${realA.id}`);
     expect(r.status).toBe(200);
     const inv = r.body.invoice;
-    expect(inv).toMatchObject({ id: realA.id, status: 'completed', step: 'done', fiscalNumber: '0000-001-0000000001', amount: '75.78', retryable: false });
+    expect(inv).toMatchObject({
+      id: realA.id,
+      status: 'completed',
+      step: 'done',
+      fiscalNumber: '0000-001-0000000001',
+      amount: '75.78',
+      retryable: false,
+    });
     expect(inv.document.totalsSubTotals.totalInvoice).toBe('75.78');
     expect(inv.document.dataTransaction.numberDocumentFiscal).toBe('0000000001');
     expect(inv.qr).toMatch(/^https:\/\/dgi-fep-test\.mef\.gob\.pa:40001\/Consultas\/FacturasPorQR\?chFE=FE01/);
@@ -290,7 +401,12 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     ]);
     expect(inv.calls[0].request.Token).toBe('[redacted]');
     expect(inv.calls[0].request.GW_Token).toBe('[redacted]');
-    for (const secret of [DEFAULT_SANDBOX_CREDENTIALS.Token, DEFAULT_SANDBOX_CREDENTIALS.GW_Token, DEFAULT_SANDBOX_AUTH_TOKEN, TEST_API_SECRET]) {
+    for (const secret of [
+      DEFAULT_SANDBOX_CREDENTIALS.Token,
+      DEFAULT_SANDBOX_CREDENTIALS.GW_Token,
+      DEFAULT_SANDBOX_AUTH_TOKEN,
+      TEST_API_SECRET,
+    ]) {
       expect(r.text).not.toContain(secret);
     }
 
@@ -298,7 +414,11 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     const pdf = await fetch(inv.pdfUrl);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('answers 400 for an id that is not a UUID and 404 for one that does not exist', async () => {
@@ -328,7 +448,9 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     expect((await call('GET', `/api/shop?shop=${B}`)).body.shop).toBe(A);
     expect((await call('GET', `/api/invoices/counts?shop=${B}`)).body.counts.all).toBe(8);
     const after = await Promise.all(bIds.map(rowOf));
-    expect(after.map((r) => [r.status, r.attempts, r.updatedAt.getTime()])).toEqual(before.map((r) => [r.status, r.attempts, r.updatedAt.getTime()]));
+    expect(after.map((r) => [r.status, r.attempts, r.updatedAt.getTime()])).toEqual(
+      before.map((r) => [r.status, r.attempts, r.updatedAt.getTime()]),
+    );
   });
 
   it('changes only the token’s shop settings and switch', async () => {
@@ -410,13 +532,29 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     const view = (await call('GET', '/api/shop', { shop: C })).body;
     const r = await call('PUT', '/api/settings', {
       shop: C,
-      body: { ...view.settings, branchCode: 'ABCDE', billingPoint: '000', credentials: { Token: 'only-the-token' }, mapping: { ...view.settings.mapping, defaultLocationCode: '99-99-99', taxRateCodes: { abc: '01' } } },
+      body: {
+        ...view.settings,
+        branchCode: 'ABCDE',
+        billingPoint: '000',
+        credentials: { Token: 'only-the-token' },
+        mapping: { ...view.settings.mapping, defaultLocationCode: '99-99-99', taxRateCodes: { abc: '01' } },
+      },
     });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('invalid settings');
     const paths = r.body.problems.map((p: { path: string }) => p.path).sort();
     expect(paths).toEqual(
-      ['billingPoint', 'branchCode', 'credentials.Company', 'credentials.Enterprise', 'credentials.GW_Company', 'credentials.GW_Token', 'credentials.Id_Pac', 'mapping.defaultLocationCode', 'mapping.taxRateCodes.abc'].sort(),
+      [
+        'billingPoint',
+        'branchCode',
+        'credentials.Company',
+        'credentials.Enterprise',
+        'credentials.GW_Company',
+        'credentials.GW_Token',
+        'credentials.Id_Pac',
+        'mapping.defaultLocationCode',
+        'mapping.taxRateCodes.abc',
+      ].sort(),
     );
     expect(r.body.problems.find((p: { path: string }) => p.path === 'billingPoint').message).toBe('billingPoint 000 is not allowed');
     const after = await shopRow(C);
@@ -427,18 +565,29 @@ describe.each(testDatabases)('admin API on $name', (target) => {
   it('tests the connection with the entered credentials: valid, invalid (101), incomplete', async () => {
     const incomplete = await call('POST', '/api/settings/test-connection', { shop: C, body: { credentials: { Token: 'x' } } });
     expect(incomplete.status).toBe(400);
-    expect(incomplete.body.problems.map((p: { path: string }) => p.path)).toEqual(['credentials.GW_Company', 'credentials.GW_Token', 'credentials.Id_Pac', 'credentials.Enterprise', 'credentials.Company']);
+    expect(incomplete.body.problems.map((p: { path: string }) => p.path)).toEqual([
+      'credentials.GW_Company',
+      'credentials.GW_Token',
+      'credentials.Id_Pac',
+      'credentials.Enterprise',
+      'credentials.Company',
+    ]);
 
     const valid = await call('POST', '/api/settings/test-connection', { shop: C, body: { credentials: DEFAULT_SANDBOX_CREDENTIALS } });
     expect(valid.status).toBe(200);
     expect(valid.body).toMatchObject({ result: 'valid', environment: 'pruebas' });
 
-    const invalid = await call('POST', '/api/settings/test-connection', { shop: C, body: { credentials: { ...DEFAULT_SANDBOX_CREDENTIALS, Token: 'bad-token' }, environment: 'produccion' } });
+    const invalid = await call('POST', '/api/settings/test-connection', {
+      shop: C,
+      body: { credentials: { ...DEFAULT_SANDBOX_CREDENTIALS, Token: 'bad-token' }, environment: 'produccion' },
+    });
     expect(invalid.body).toMatchObject({ result: 'invalid', code: '101', message: 'Token de emisor invalido.', environment: 'produccion' });
     expect(invalid.text).not.toContain('bad-token');
 
     // Shop A's stored credentials, with only the Token typed over.
-    expect((await call('POST', '/api/settings/test-connection', { body: { credentials: { Token: 'bad-typed' } } })).body.result).toBe('invalid');
+    expect((await call('POST', '/api/settings/test-connection', { body: { credentials: { Token: 'bad-typed' } } })).body.result).toBe(
+      'invalid',
+    );
     expect((await call('POST', '/api/settings/test-connection', { body: {} })).body.result).toBe('valid');
   });
 
@@ -461,7 +610,12 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     expect(view.pausedReason).toBe('The gateway refused the credentials.');
     const saved = await call('PUT', '/api/settings', {
       shop: C,
-      body: { ...view.settings, environment: 'produccion', credentials: { ...DEFAULT_SANDBOX_CREDENTIALS, Company: C }, mapping: { ...view.settings.mapping, paymentForms: { Yappy: '08', 'Pago Móvil': '02' }, taxRateCodes: { '0.0850': '01' } } },
+      body: {
+        ...view.settings,
+        environment: 'produccion',
+        credentials: { ...DEFAULT_SANDBOX_CREDENTIALS, Company: C },
+        mapping: { ...view.settings.mapping, paymentForms: { Yappy: '08', 'Pago Móvil': '02' }, taxRateCodes: { '0.0850': '01' } },
+      },
     });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({
@@ -475,10 +629,14 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     // Only the shop's own entries come back (yappy → 08 is built in); rates are normalised.
     expect(saved.body.settings.mapping.paymentForms).toEqual({ 'pago móvil': '02' });
     expect(saved.body.settings.mapping.taxRateCodes).toEqual({ '0.085': '01' });
-    for (const secret of [DEFAULT_SANDBOX_CREDENTIALS.Token, DEFAULT_SANDBOX_CREDENTIALS.GW_Token]) expect(saved.text).not.toContain(secret);
+    for (const secret of [DEFAULT_SANDBOX_CREDENTIALS.Token, DEFAULT_SANDBOX_CREDENTIALS.GW_Token])
+      expect(saved.text).not.toContain(secret);
 
     // Only the Token typed: the other five stay as stored.
-    const tokenOnly = await call('PUT', '/api/settings', { shop: C, body: { ...saved.body.settings, credentials: { Token: 'new-taxpayer-token', GW_Company: '  ' } } });
+    const tokenOnly = await call('PUT', '/api/settings', {
+      shop: C,
+      body: { ...saved.body.settings, credentials: { Token: 'new-taxpayer-token', GW_Company: '  ' } },
+    });
     expect(tokenOnly.status).toBe(200);
     expect((await h.app.shops.get(C))!.credentials).toEqual({ ...DEFAULT_SANDBOX_CREDENTIALS, Company: C, Token: 'new-taxpayer-token' });
 
@@ -544,9 +702,17 @@ describe('admin helpers', () => {
     expect(parseSearch('  ')).toBeUndefined();
     expect(parseSearch('1001')).toEqual({ orderNames: ['1001', '#1001'], fiscalNumber: 1001, fiscalKey: undefined });
     expect(parseSearch('#1001')).toEqual({ orderNames: ['#1001'], fiscalNumber: undefined, fiscalKey: undefined });
-    expect(parseSearch('0000-001-0000000042')).toEqual({ orderNames: ['0000-001-0000000042'], fiscalNumber: undefined, fiscalKey: { branchCode: '0000', billingPoint: '001', fiscalNumber: 42 } });
+    expect(parseSearch('0000-001-0000000042')).toEqual({
+      orderNames: ['0000-001-0000000042'],
+      fiscalNumber: undefined,
+      fiscalKey: { branchCode: '0000', billingPoint: '001', fiscalNumber: 42 },
+    });
     expect(parseSearch('PA-77')).toEqual({ orderNames: ['PA-77', '#PA-77'], fiscalNumber: undefined, fiscalKey: undefined });
-    expect(parseSearch('12345678901')).toEqual({ orderNames: ['12345678901', '#12345678901'], fiscalNumber: undefined, fiscalKey: undefined });
+    expect(parseSearch('12345678901')).toEqual({
+      orderNames: ['12345678901', '#12345678901'],
+      fiscalNumber: undefined,
+      fiscalKey: undefined,
+    });
   });
 
   it('round-trips cursors and refuses anything else', () => {
@@ -567,7 +733,9 @@ describe('admin helpers', () => {
   });
 
   it('links the order in the Shopify admin', () => {
-    expect(orderAdminUrl('mi-tienda.myshopify.com', 'gid://shopify/Order/123')).toBe('https://admin.shopify.com/store/mi-tienda/orders/123');
+    expect(orderAdminUrl('mi-tienda.myshopify.com', 'gid://shopify/Order/123')).toBe(
+      'https://admin.shopify.com/store/mi-tienda/orders/123',
+    );
     expect(orderAdminUrl('mi-tienda.myshopify.com', 'not-a-gid')).toBeNull();
   });
 });

@@ -20,7 +20,8 @@ const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const SHOP = 'tienda-navegador.myshopify.com';
 const WAIT = { timeout: 20_000 };
 
-if (!hasChromium) console.warn(`admin-browser.test.ts: SKIPPED — ${CHROMIUM} not found (install Debian's chromium to run the browser tests)`);
+if (!hasChromium)
+  console.warn(`admin-browser.test.ts: SKIPPED — ${CHROMIUM} not found (install Debian's chromium to run the browser tests)`);
 
 describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
   let database: Database;
@@ -58,13 +59,29 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     // Installed (OAuth done) but never configured: the merchant does that in the page.
     const { accessToken } = h.simulator.addShop(SHOP);
     await h.app.sessions.storeSession(
-      new Session({ id: h.app.shopify.session.getOfflineId(SHOP), shop: SHOP, state: 'test', isOnline: false, accessToken, scope: 'read_orders,write_orders' }),
+      new Session({
+        id: h.app.shopify.session.getOfflineId(SHOP),
+        shop: SHOP,
+        state: 'test',
+        isOnline: false,
+        accessToken,
+        scope: 'read_orders,write_orders',
+      }),
     );
     await h.app.shops.ensureInstalled(SHOP);
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-PA', timezoneId: 'America/Panama' });
     // Nothing may come from outside the machine: no CDN, no font, no analytics.
@@ -124,7 +141,16 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     expect(await page.getAttribute('#field-credentials-Token', 'placeholder')).toBe('Guardado · escriba para reemplazar');
 
     await page.click('#test-connection');
-    await expect.poll(() => page.locator('#connection-result .banner__title').textContent().catch(() => null), WAIT).toBe('Conexión correcta: el proveedor aceptó las credenciales (Pruebas).');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('#connection-result .banner__title')
+            .textContent()
+            .catch(() => null),
+        WAIT,
+      )
+      .toBe('Conexión correcta: el proveedor aceptó las credenciales (Pruebas).');
 
     await page.click('label.switch');
     await expect.poll(() => page.locator('#enabled-state').textContent(), WAIT).toBe('Activada');
@@ -151,10 +177,11 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     expect(await page.locator('#fiscal-number').textContent()).toBe('0000-001-0000000001');
     expect((await page.locator('#cufe').textContent())!).toHaveLength(66);
     expect(await page.locator('#document-total').textContent()).toBe('USD 75.78');
-    expect(await page.locator('#gateway-calls tbody tr').evaluateAll((rows) => rows.map((r) => `${(r as HTMLElement).dataset.operation}:${(r as HTMLElement).dataset.code}`))).toEqual([
-      'SendDocument:200',
-      'DownloadPDF:200',
-    ]);
+    expect(
+      await page
+        .locator('#gateway-calls tbody tr')
+        .evaluateAll((rows) => rows.map((r) => `${(r as HTMLElement).dataset.operation}:${(r as HTMLElement).dataset.code}`)),
+    ).toEqual(['SendDocument:200', 'DownloadPDF:200']);
     expect(await page.getAttribute('#order-link', 'href')).toBe('https://admin.shopify.com/store/tienda-navegador/orders/5920000011001');
     expect(await page.locator('a[href^="https://dgi-fep-test.mef.gob.pa:40001/Consultas/FacturasPorQR?chFE=FE01"]').count()).toBe(1);
     // No credential reaches the page, not even in the calls' details.
@@ -176,7 +203,10 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
 
   it('shows why an invoice stopped on a bad setting; after fixing the setting, retry authorizes it', async () => {
     // 8.5 % is not an ITBMS rate: the shop must say which ITBMS code it means.
-    const order = makePaidOrder({ id: 5_920_000_012_002, lines: [{ title: 'Vino importado', sku: 'VIN-01', price: 2000, quantity: 1, ratePercent: 8.5 }] });
+    const order = makePaidOrder({
+      id: 5_920_000_012_002,
+      lines: [{ title: 'Vino importado', sku: 'VIN-01', price: 2000, quantity: 1, ratePercent: 8.5 }],
+    });
     await h.simulator.orderPaid(SHOP, order, h.webhookAddress);
 
     await hash('#/facturas');
@@ -191,7 +221,9 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await row('#12002').locator('a').click();
     await page.locator('#reason-banner').waitFor(WAIT);
     expect(await page.locator('#reason-banner .banner__title').textContent()).toBe('El pedido no se puede facturar tal como está');
-    expect(await page.locator('#reason-banner').textContent()).toContain('indique en la configuración de la app qué tasa de ITBMS usar para 8.5 %');
+    expect(await page.locator('#reason-banner').textContent()).toContain(
+      'indique en la configuración de la app qué tasa de ITBMS usar para 8.5 %',
+    );
     const detailHash = await page.evaluate(() => location.hash);
     await shot('admin-invoice-attention');
 
@@ -206,7 +238,16 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await hash(detailHash);
     await page.locator('#retry-invoice').waitFor(WAIT);
     await page.click('#retry-invoice');
-    await expect.poll(() => page.locator('#fiscal-number').textContent().catch(() => null), WAIT).toBe('0000-001-0000000002');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('#fiscal-number')
+            .textContent()
+            .catch(() => null),
+        WAIT,
+      )
+      .toBe('0000-001-0000000002');
     await expect.poll(() => page.locator('.page__title .badge').textContent(), WAIT).toBe('Autorizada');
     expect(await page.locator('#reason-banner').count()).toBe(0);
     await shot('admin-invoice-retried');
@@ -222,7 +263,16 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await hash('#/facturas');
     await page.locator('#paused-banner').waitFor(WAIT);
     expect(await page.locator('#paused-banner .banner__title').textContent()).toBe('La facturación está en pausa');
-    await expect.poll(() => row('#13003').locator('.reason__title').textContent().catch(() => null), WAIT).toBe('El proveedor rechazó las credenciales de la tienda · código 101');
+    await expect
+      .poll(
+        () =>
+          row('#13003')
+            .locator('.reason__title')
+            .textContent()
+            .catch(() => null),
+        WAIT,
+      )
+      .toBe('El proveedor rechazó las credenciales de la tienda · código 101');
     expect(await row('#13003').locator('.badge').first().textContent()).toBe('En espera');
     await shot('admin-invoices-paused');
 
@@ -244,12 +294,25 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     expect(await page.locator('tbody tr').count()).toBe(3);
     await page.fill('#search', '12002');
     await page.click('#apply-filters');
-    await expect.poll(() => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.order)), WAIT).toEqual(['#12002']);
+    await expect
+      .poll(() => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.order)), WAIT)
+      .toEqual(['#12002']);
     await page.fill('#search', '0000-001-0000000003');
     await page.click('#apply-filters');
-    await expect.poll(() => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.order)), WAIT).toEqual(['#13003']);
+    await expect
+      .poll(() => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.order)), WAIT)
+      .toEqual(['#13003']);
     await hash('#/facturas?status=failed');
-    await expect.poll(() => page.locator('.empty__title').textContent().catch(() => null), WAIT).toBe('Ninguna factura coincide con los filtros.');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('.empty__title')
+            .textContent()
+            .catch(() => null),
+        WAIT,
+      )
+      .toBe('Ninguna factura coincide con los filtros.');
   });
 
   it('shows the production banner once production is chosen', async () => {
@@ -257,7 +320,9 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await page.locator('#field-environment').waitFor(WAIT);
     await page.selectOption('#field-environment', 'produccion');
     await save();
-    await expect.poll(() => page.locator('#environment-banner .banner__title').textContent(), WAIT).toBe('Las facturas se envían a PRODUCCIÓN');
+    await expect
+      .poll(() => page.locator('#environment-banner .banner__title').textContent(), WAIT)
+      .toBe('Las facturas se envían a PRODUCCIÓN');
     expect(await page.locator('#environment-pill').textContent()).toBe('PRODUCCIÓN');
     await shot('admin-settings-production');
   });
@@ -268,7 +333,16 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await page.click('#language-toggle');
     await expect.poll(() => page.locator('h1.page__title').textContent(), WAIT).toBe('Invoices');
     await page.reload();
-    await expect.poll(() => page.locator('h1.page__title').textContent().catch(() => null), WAIT).toBe('Invoices');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('h1.page__title')
+            .textContent()
+            .catch(() => null),
+        WAIT,
+      )
+      .toBe('Invoices');
     expect(await page.locator('#environment-banner .banner__title').textContent()).toBe('Invoices go to PRODUCTION (producción)');
     expect(await row('#11001').locator('.badge').first().textContent()).toBe('Authorized');
     await shot('admin-invoices-en');

@@ -70,7 +70,13 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
   const outputs: string[] = [];
   const credentialValues: string[] = [];
 
-  const env = (extra: Record<string, string> = {}) => ({ ...baseChildEnvironment(), NODE_ENV: 'test', DATA_DIR: dataDir, ...dbEnv.env, ...extra });
+  const env = (extra: Record<string, string> = {}) => ({
+    ...baseChildEnvironment(),
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    ...dbEnv.env,
+    ...extra,
+  });
 
   function cli(args: string[], input?: string): Promise<Run> {
     return new Promise((resolve, reject) => {
@@ -97,7 +103,9 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     settingsFile = path.join(dataDir, 'settings.json');
     const settings = documentedSettings();
     fs.writeFileSync(settingsFile, settings);
-    credentialValues.push(...Object.values((JSON.parse(settings) as { credentials: Record<string, string> }).credentials).filter((v) => v !== 'EBI'));
+    credentialValues.push(
+      ...Object.values((JSON.parse(settings) as { credentials: Record<string, string> }).credentials).filter((v) => v !== 'EBI'),
+    );
   });
   afterAll(async () => {
     await simulator?.close();
@@ -192,7 +200,11 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     app.stderr!.on('data', (d: Buffer) => (appOutput += d.toString()));
     const exited = new Promise<number | null>((resolve) => app.on('exit', (code) => resolve(code)));
     try {
-      await waitFor(async () => appOutput.includes('"msg":"app listening"') || (app.exitCode !== null && Promise.reject(new Error(appOutput))), 30_000, 'the app to listen');
+      await waitFor(
+        async () => appOutput.includes('"msg":"app listening"') || (app.exitCode !== null && Promise.reject(new Error(appOutput))),
+        30_000,
+        'the app to listen',
+      );
 
       // A buyer's RUC with a wrong check digit: the order cannot be invoiced as it is (needs attention).
       const unmappable = {
@@ -204,21 +216,33 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
       };
       expect((await simulator.orderPaid(SHOP, unmappable, `${appUrl}/webhooks/orders/paid`)).status).toBe(200);
       // 2 × 24.50 at 7 % + 18.00 exempt + 5.00 shipping at 7 %: 49.00 + 3.43 + 18.00 + 5.00 + 0.35 = 75.78
-      const good = await simulator.orderPaid(SHOP, makePaidOrder({ id: 5_900_000_001_001, shippingCents: 500 }), `${appUrl}/webhooks/orders/paid`);
+      const good = await simulator.orderPaid(
+        SHOP,
+        makePaidOrder({ id: 5_900_000_001_001, shippingCents: 500 }),
+        `${appUrl}/webhooks/orders/paid`,
+      );
       expect(good.status).toBe(200);
       expect(JSON.parse(good.body)).toEqual({ outcome: 'stored' });
 
       const gid = 'gid://shopify/Order/5900000001001';
-      const fields = await waitFor(async () => {
-        const written = simulator.metafields(gid, SHOP);
-        return written.length === 6 ? Object.fromEntries(written.map((m) => [m.key, m.value])) : undefined;
-      }, 30_000, 'the metafields on the order');
+      const fields = await waitFor(
+        async () => {
+          const written = simulator.metafields(gid, SHOP);
+          return written.length === 6 ? Object.fromEntries(written.map((m) => [m.key, m.value])) : undefined;
+        },
+        30_000,
+        'the metafields on the order',
+      );
       expect(fields['fiscal_number']).toBe('0000-001-0000000001');
       expect(fields['cufe']).toMatch(/^FE01\d{2}/);
       expect(fields['pdf_url']).toMatch(new RegExp(`^${appUrl}/invoices/[A-Za-z0-9_-]{32}\\.pdf$`));
       const pdf = await fetch(fields['pdf_url']!);
       expect(pdf.status).toBe(200);
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     } finally {
       // SIGTERM: the app finishes the invoices in hand, then exits (the embedded database is single-process).
       app.kill('SIGTERM');
@@ -232,7 +256,16 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     const byOrder = Object.fromEntries(invoices.map((i) => [i['orderName'], i]));
     expect(Object.keys(byOrder).sort()).toEqual(['#1001', '#1002']);
     const authorized = simulator.metafields('gid://shopify/Order/5900000001001', SHOP).find((m) => m.key === 'cufe')!.value;
-    expect(byOrder['#1001']).toMatchObject({ shop: SHOP, status: 'completed', step: 'done', fiscalNumber: '0000-001-0000000001', total: '75.78', currency: 'USD', cufe: authorized, lastError: null });
+    expect(byOrder['#1001']).toMatchObject({
+      shop: SHOP,
+      status: 'completed',
+      step: 'done',
+      fiscalNumber: '0000-001-0000000001',
+      total: '75.78',
+      currency: 'USD',
+      cufe: authorized,
+      lastError: null,
+    });
     expect(byOrder['#1002']).toMatchObject({ status: 'needs_attention', step: 'send', fiscalNumber: null, cufe: null });
     expect(String(byOrder['#1002']!['lastError'])).toMatch(/155596713-2-2015/);
 
@@ -244,16 +277,22 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     expect(shown.stdout).toContain(`cufe:              ${authorized}\n`);
     expect(shown.stdout).toMatch(/pdf: {15}\{"stored":true,"bytes":\d+,"sha256":"[0-9a-f]{64}"\}/);
     // The PDF link's token is a credential: not printed.
-    const pdfToken = /invoices\/([A-Za-z0-9_-]{32})\.pdf/.exec(simulator.metafields('gid://shopify/Order/5900000001001', SHOP).find((m) => m.key === 'pdf_url')!.value)![1]!;
+    const pdfToken = /invoices\/([A-Za-z0-9_-]{32})\.pdf/.exec(
+      simulator.metafields('gid://shopify/Order/5900000001001', SHOP).find((m) => m.key === 'pdf_url')!.value,
+    )![1]!;
     expect(shown.stdout).not.toContain(pdfToken);
 
     const table = await cli(['invoices', 'list', '--status', 'completed']);
-    expect(table.stdout.split('\n')[0]).toBe('ID                                    SHOP                         ORDER  STATUS     STEP  NUMBER               TOTAL      CREATED              LAST ERROR');
+    expect(table.stdout.split('\n')[0]).toBe(
+      'ID                                    SHOP                         ORDER  STATUS     STEP  NUMBER               TOTAL      CREATED              LAST ERROR',
+    );
     expect(table.stdout).toContain(`${goodId}  ${SHOP}  #1001  completed  done  0000-001-0000000001  75.78 USD`);
 
     const notRetryable = await cli(['invoices', 'retry', goodId]);
     expect(notRetryable).toMatchObject({ code: 1, stdout: '' });
-    expect(notRetryable.stderr).toBe(`invoices retry: invoice ${goodId} is completed: only failed or needs_attention invoices can be retried\n`);
+    expect(notRetryable.stderr).toBe(
+      `invoices retry: invoice ${goodId} is completed: only failed or needs_attention invoices can be retried\n`,
+    );
     expect((await cli(['invoices', 'retry', '00000000-0000-4000-8000-000000000000'])).code).toBe(1);
     expect((await cli(['invoices', 'retry', badId, '--failed'])).code).toBe(2);
 
@@ -337,11 +376,16 @@ describe('CLI input checks, in process: refused before any data is opened', () =
       fs.writeFileSync(broken, '{\n  "credentials": { "GW_Token": "secreto-que-no-debe-salir" ,, }\n}');
       const notJson = await run('shops', ['configure', '--shop', 'tienda.myshopify.com', '--file', broken]);
       expect(notJson.code).toBe(2);
-      expect(notJson.err).toMatch(new RegExp(`^shops configure: the settings file ${broken} is not valid JSON \\(line 2, column \\d+\\)\\n$`));
+      expect(notJson.err).toMatch(
+        new RegExp(`^shops configure: the settings file ${broken} is not valid JSON \\(line 2, column \\d+\\)\\n$`),
+      );
       expect(notJson.err).not.toContain('secreto-que-no-debe-salir');
 
       const invalid = path.join(dir, 'invalid.json');
-      fs.writeFileSync(invalid, JSON.stringify({ environment: 'prod', billingPoint: '000', enviroment: 'pruebas', credentials: { GW_Token: 'secreto-2' } }));
+      fs.writeFileSync(
+        invalid,
+        JSON.stringify({ environment: 'prod', billingPoint: '000', enviroment: 'pruebas', credentials: { GW_Token: 'secreto-2' } }),
+      );
       const rejected = await run('shops', ['configure', '--shop', 'tienda.myshopify.com', '--file', invalid]);
       expect(rejected.code).toBe(2);
       expect(rejected.err.split('\n')).toEqual([
@@ -371,7 +415,15 @@ describe('CLI input checks, in process: refused before any data is opened', () =
   });
 
   it('help goes to stdout with exit 0', async () => {
-    expect(await run('shops', ['--help'])).toMatchObject({ code: 0, out: expect.stringMatching(/^usage:\n {2}npm run cli -- shops add /), err: '' });
-    expect(await run('invoices', ['help'])).toMatchObject({ code: 0, out: expect.stringMatching(/^usage:\n {2}npm run cli -- invoices list /), err: '' });
+    expect(await run('shops', ['--help'])).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^usage:\n {2}npm run cli -- shops add /),
+      err: '',
+    });
+    expect(await run('invoices', ['help'])).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^usage:\n {2}npm run cli -- invoices list /),
+      err: '',
+    });
   });
 });

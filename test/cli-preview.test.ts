@@ -55,7 +55,7 @@ describe('cli preview', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
       'The order cannot be invoiced (1 problem):\n' +
-      '- ruc_check_digit_invalid [note_attributes.dv]: The check digit (DV) 59 does not belong to the RUC 155596713-2-2016; one of them was mistyped. Confirm the RUC and DV with the customer, correct the order, then retry.\n',
+        '- ruc_check_digit_invalid [note_attributes.dv]: The check digit (DV) 59 does not belong to the RUC 155596713-2-2016; one of them was mistyped. Confirm the RUC and DV with the customer, correct the order, then retry.\n',
     );
   });
 
@@ -84,7 +84,10 @@ describe('cli preview', () => {
 
   it.each([
     [['preview', 'missing.json'], 'preview: cannot read the order file missing.json: no such file\n'],
-    [['preview'], 'preview: missing the order file (usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>])\n'],
+    [
+      ['preview'],
+      'preview: missing the order file (usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>])\n',
+    ],
   ])('bad input %j: one line on stderr, exit 2', (args, message) => {
     const run = cli(...args);
     expect(run.code).toBe(2);
@@ -98,7 +101,12 @@ describe('cli preview', () => {
     expect(notJson.stderr).toMatch(/^preview: the order file .*broken\.json is not valid JSON \(line 1, column 10\)\n$/);
 
     // A broken settings file holding a password: the error says where, never the text around it.
-    const leaky = cli('preview', file('ok.json', '{}'), '--settings', file('leaky.json', '{"credentials": {"Token": "s3cret-token" "Company": 1}}'));
+    const leaky = cli(
+      'preview',
+      file('ok.json', '{}'),
+      '--settings',
+      file('leaky.json', '{"credentials": {"Token": "s3cret-token" "Company": 1}}'),
+    );
     expect(leaky.code).toBe(2);
     expect(leaky.stderr).toMatch(/^preview: the settings file .*leaky\.json is not valid JSON \(line 1, column \d+\)\n$/);
     expect(leaky.stderr).not.toContain('s3cret');

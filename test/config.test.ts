@@ -37,7 +37,17 @@ describe('configuration', () => {
       gatewayTimeoutMs: 30_000,
       encryptionKey: undefined,
       webhookBodyLimitBytes: 2_097_152,
-      worker: { enabled: true, concurrency: 16, shopConcurrency: 8, gatewayConcurrency: 8, pollMs: 250, leaseMs: 120_000, maxAttempts: 8, retryBaseMs: 2000, retryMaxMs: 900_000 },
+      worker: {
+        enabled: true,
+        concurrency: 16,
+        shopConcurrency: 8,
+        gatewayConcurrency: 8,
+        pollMs: 250,
+        leaseMs: 120_000,
+        maxAttempts: 8,
+        retryBaseMs: 2000,
+        retryMaxMs: 900_000,
+      },
       reconcile: { intervalMinutes: 15, windowHours: 48 },
       metrics: { kind: 'open' },
     });
@@ -47,8 +57,19 @@ describe('configuration', () => {
   it('reads the real settings, trimming the trailing slash of URLs', () => {
     const config = loadConfig({ ...real, GATEWAY_AUTH_SCHEME: 'bare', ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: 'postgres://u@db/x' });
     expect(config.demo).toBe(false);
-    expect(config.shopify).toEqual({ apiKey: 'key', apiSecret: 'shpss_secret_value', appUrl: 'https://facturas.example.com', scopes: ['read_orders', 'write_orders'], adminApiOrigin: undefined });
-    expect(config.gateway).toEqual({ baseUrl: 'https://gateway.example.com/api/v1/GFGatewayEB', authToken: 'jwt-secret-value', authScheme: 'bare', timeoutMs: 30_000 });
+    expect(config.shopify).toEqual({
+      apiKey: 'key',
+      apiSecret: 'shpss_secret_value',
+      appUrl: 'https://facturas.example.com',
+      scopes: ['read_orders', 'write_orders'],
+      adminApiOrigin: undefined,
+    });
+    expect(config.gateway).toEqual({
+      baseUrl: 'https://gateway.example.com/api/v1/GFGatewayEB',
+      authToken: 'jwt-secret-value',
+      authScheme: 'bare',
+      timeoutMs: 30_000,
+    });
     expect(config.encryptionKey).toEqual(Buffer.alloc(32, 0xab));
   });
 
@@ -71,7 +92,9 @@ describe('configuration', () => {
   });
 
   it('keeps a claimed invoice longer than the slowest gateway call', () => {
-    expect(problemsOf({ GATEWAY_TIMEOUT_MS: '60000', WORKER_LEASE_MS: '90000' })).toEqual(['WORKER_LEASE_MS: must be at least twice GATEWAY_TIMEOUT_MS (120000)']);
+    expect(problemsOf({ GATEWAY_TIMEOUT_MS: '60000', WORKER_LEASE_MS: '90000' })).toEqual([
+      'WORKER_LEASE_MS: must be at least twice GATEWAY_TIMEOUT_MS (120000)',
+    ]);
   });
 
   it('in production: no demo, an encryption key, and no simulator origin', () => {
@@ -79,15 +102,18 @@ describe('configuration', () => {
       'NODE_ENV=production needs the Shopify and gateway settings (the demo never runs in production)',
       'ENCRYPTION_KEY: required in production',
     ]);
-    expect(problemsOf({ ...real, NODE_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), SHOPIFY_ADMIN_API_ORIGIN: 'http://127.0.0.1:9' })).toEqual([
-      'SHOPIFY_ADMIN_API_ORIGIN: not allowed in production (it points Admin API calls away from Shopify)',
-    ]);
+    expect(
+      problemsOf({ ...real, NODE_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), SHOPIFY_ADMIN_API_ORIGIN: 'http://127.0.0.1:9' }),
+    ).toEqual(['SHOPIFY_ADMIN_API_ORIGIN: not allowed in production (it points Admin API calls away from Shopify)']);
   });
 
   it('metrics: open outside production, off in production without METRICS_TOKEN, behind the token with it', () => {
     const production = { ...real, NODE_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32) };
     expect(loadConfig(production).metrics).toEqual({ kind: 'off' });
-    expect(loadConfig({ ...production, METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({ kind: 'token', token: 'scrape-token-0123456789' });
+    expect(loadConfig({ ...production, METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({
+      kind: 'token',
+      token: 'scrape-token-0123456789',
+    });
     expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({ kind: 'token', token: 'scrape-token-0123456789' });
     expect(problemsOf({ METRICS_TOKEN: 'short-token' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
   });

@@ -150,17 +150,19 @@ describe('parseCufe rejections', () => {
 
 describe('build → parse round trip', () => {
   const digits = (n: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: n, maxLength: n });
-  const rucArb = fc.oneof(
-    fc.tuple(fc.integer({ min: 100, max: 9_999_999_999 }), fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 999_999 })).map(
-      ([a, b, c]) => `${a}-${b}-${c}`,
-    ),
-    fc.tuple(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 99_999 })).map(
-      ([p, f, a]) => `${p}-${f}-${a}`,
-    ),
-    fc.tuple(fc.constantFrom('E', 'N', 'PE'), fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 99_999 })).map(
-      ([l, f, a]) => `${l}-${f}-${a}`,
-    ),
-  ).filter((ruc) => ruc.length <= 20); // the CUFE's RUC field is 20 wide
+  const rucArb = fc
+    .oneof(
+      fc
+        .tuple(fc.integer({ min: 100, max: 9_999_999_999 }), fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 999_999 }))
+        .map(([a, b, c]) => `${a}-${b}-${c}`),
+      fc
+        .tuple(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 99_999 }))
+        .map(([p, f, a]) => `${p}-${f}-${a}`),
+      fc
+        .tuple(fc.constantFrom('E', 'N', 'PE'), fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 99_999 }))
+        .map(([l, f, a]) => `${l}-${f}-${a}`),
+    )
+    .filter((ruc) => ruc.length <= 20); // the CUFE's RUC field is 20 wide
   const dateArb = fc
     .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
     .map((d) => d.toISOString().slice(0, 10).replaceAll('-', ''));

@@ -83,11 +83,15 @@ describe('the embedded database on disk', () => {
     const { openDatabase } = await import('../src/db/database.ts');
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fe-lock-')), 'pglite');
     const first = await openDatabase({ kind: 'pglite', dataDir: dir });
-    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(`the embedded database in ${dir} is in use by this process already`);
+    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(
+      `the embedded database in ${dir} is in use by this process already`,
+    );
     await first.close();
     // Held by another live process (our parent stands in for it): refused, naming it.
     fs.writeFileSync(`${dir}.lock`, String(process.ppid));
-    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(`is in use by process ${process.ppid}; stop that process first`);
+    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(
+      `is in use by process ${process.ppid}; stop that process first`,
+    );
     // A lock left by a process that no longer runs (pid 2^22 + 1 is above Linux's pid_max default) is taken over.
     fs.writeFileSync(`${dir}.lock`, String(4_194_305));
     const second = await openDatabase({ kind: 'pglite', dataDir: dir });
@@ -109,7 +113,13 @@ describe('an embedded database made before the order snapshot became text', () =
     try {
       const db = drizzle({ client });
       await migrate(db, { migrationsFolder: first });
-      const snapshot = { id: 42, name: '#1042', email: 'ana@example.com', customer: { id: 8_000_000_000_001, email: 'ana@example.com' }, note: 'café ñ' };
+      const snapshot = {
+        id: 42,
+        name: '#1042',
+        email: 'ana@example.com',
+        customer: { id: 8_000_000_000_001, email: 'ana@example.com' },
+        note: 'café ñ',
+      };
       await client.query(
         `insert into invoices (shop, order_gid, order_name, total_cents, currency, order_snapshot) values ('a.myshopify.com', 'gid://shopify/Order/42', '#1042', 1234, 'USD', $1::jsonb)`,
         [JSON.stringify(snapshot)],
@@ -120,8 +130,16 @@ describe('an embedded database made before the order snapshot became text', () =
       const [row] = await typed.select().from(invoices);
       expect(row?.orderSnapshot).toEqual(snapshot);
       const byId = await findCustomerInvoices(typed, 'a.myshopify.com', { orderGids: [], customerId: '8000000000001', email: undefined });
-      const byEmail = await findCustomerInvoices(typed, 'a.myshopify.com', { orderGids: [], customerId: undefined, email: 'ana@example.com' });
-      const byOtherEmail = await findCustomerInvoices(typed, 'a.myshopify.com', { orderGids: [], customerId: undefined, email: 'luis@example.com' });
+      const byEmail = await findCustomerInvoices(typed, 'a.myshopify.com', {
+        orderGids: [],
+        customerId: undefined,
+        email: 'ana@example.com',
+      });
+      const byOtherEmail = await findCustomerInvoices(typed, 'a.myshopify.com', {
+        orderGids: [],
+        customerId: undefined,
+        email: 'luis@example.com',
+      });
       expect([byId, byEmail, byOtherEmail].map((found) => found.map((r) => r.orderName))).toEqual([['#1042'], ['#1042'], []]);
     } finally {
       await client.close();

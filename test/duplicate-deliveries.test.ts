@@ -27,7 +27,14 @@ describe.each(testDatabases)('a storm of duplicate deliveries on $name', (target
     const gid = h.simulator.setOrder(SHOP, order);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        h.simulator.sendWebhook({ address: h.webhookAddress, topic: 'orders/paid', shop: SHOP, payload: order, webhookId: `storm-${i}`, eventId: 'storm-event' }),
+        h.simulator.sendWebhook({
+          address: h.webhookAddress,
+          topic: 'orders/paid',
+          shop: SHOP,
+          payload: order,
+          webhookId: `storm-${i}`,
+          eventId: 'storm-event',
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
@@ -40,7 +47,9 @@ describe.each(testDatabases)('a storm of duplicate deliveries on $name', (target
       return row?.status === 'completed' ? row : undefined;
     });
     expect(await database.db.select().from(invoices).where(eq(invoices.shop, SHOP))).toHaveLength(1);
-    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoice.id))).filter((c) => c.operation === 'SendDocument');
+    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoice.id))).filter(
+      (c) => c.operation === 'SendDocument',
+    );
     expect(sends).toHaveLength(1);
     expect(h.sandbox.gateway.stats().requests.SendDocument).toBe(1);
     const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, gid));

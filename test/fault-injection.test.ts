@@ -43,7 +43,13 @@ interface Verified {
  * invoice's number, with its CUFE and total), numbers 1…highest each either issued once or skipped with a
  * reason, and every order's metafields written.
  */
-async function verifyExactlyOnce(database: Database, sandbox: RunningSandbox, simulator: StoreSimulator, shop: string, orderIds: number[]): Promise<Verified> {
+async function verifyExactlyOnce(
+  database: Database,
+  sandbox: RunningSandbox,
+  simulator: StoreSimulator,
+  shop: string,
+  orderIds: number[],
+): Promise<Verified> {
   const rows = await database.db.select().from(invoices).where(eq(invoices.shop, shop));
   expect(rows).toHaveLength(orderIds.length);
   expect(rows.filter((r) => r.status !== 'completed').map((r) => `${r.orderName}: ${r.status} ${r.lastErrorMessage}`)).toEqual([]);
@@ -143,7 +149,12 @@ interface SupervisedApp {
   stop(): Promise<void>;
 }
 
-async function processWorld(shop: string, storageEnv: Record<string, string>, dropStorage: () => Promise<void> | void, seed: number): Promise<ProcessWorld> {
+async function processWorld(
+  shop: string,
+  storageEnv: Record<string, string>,
+  dropStorage: () => Promise<void> | void,
+  seed: number,
+): Promise<ProcessWorld> {
   const sandbox = await startSandboxServer({ seed, faults: { latencyMs: { min: 20, max: 120 } } });
   const simulator = await startStoreSimulator({ apiKey: TEST_API_KEY, apiSecret: TEST_API_SECRET });
   const key = randomBytes(32);
@@ -157,11 +168,22 @@ async function processWorld(shop: string, storageEnv: Record<string, string>, dr
     async seed(database) {
       const box = createSecretBox(key);
       await new EncryptedSessionStorage(database.db, box).storeSession(
-        new Session({ id: `offline_${shop}`, shop, state: 'test', isOnline: false, accessToken: simulator.addShop(shop).accessToken, scope: 'read_orders,write_orders' }),
+        new Session({
+          id: `offline_${shop}`,
+          shop,
+          state: 'test',
+          isOnline: false,
+          accessToken: simulator.addShop(shop).accessToken,
+          scope: 'read_orders,write_orders',
+        }),
       );
       const shops = new ShopRepository(database.db, box);
       await shops.ensureInstalled(shop);
-      const saved = await shops.saveSettings(shop, { ...(await shops.get(shop))!.settings, credentials: credentialsFor(shop), enabled: true });
+      const saved = await shops.saveSettings(shop, {
+        ...(await shops.get(shop))!.settings,
+        credentials: credentialsFor(shop),
+        enabled: true,
+      });
       if (!saved.ok) throw new Error(saved.problems.join('; '));
     },
     async start(extraEnv = {}) {
@@ -208,7 +230,12 @@ async function processWorld(shop: string, storageEnv: Record<string, string>, dr
         s.current = child;
         void child.exited.then(() => {
           if (s.stopping || s.current !== child) return;
-          s.crashes.push(child.output.filter((l) => /Error/.test(l)).at(-1)?.slice(0, 160) ?? `exit ${child.child.exitCode}`);
+          s.crashes.push(
+            child.output
+              .filter((l) => /Error/.test(l))
+              .at(-1)
+              ?.slice(0, 160) ?? `exit ${child.child.exitCode}`,
+          );
           // A start that fails exits too, and lands here again.
           launch().catch(() => {});
         });
@@ -231,7 +258,11 @@ async function processWorld(shop: string, storageEnv: Record<string, string>, dr
       return undelivered;
     },
     async waitWrittenBack(ids, timeoutMs) {
-      await waitFor(async () => ids.every((id) => simulator.metafields(`gid://shopify/Order/${id}`, shop).length >= 5), timeoutMs, `${ids.length} orders written back`);
+      await waitFor(
+        async () => ids.every((id) => simulator.metafields(`gid://shopify/Order/${id}`, shop).length >= 5),
+        timeoutMs,
+        `${ids.length} orders written back`,
+      );
     },
     retriedDeliveries: () => simulator.webhookLog().filter((a) => a.attempt > 1).length,
     async close() {
@@ -257,12 +288,21 @@ describe('fault injection', () => {
         const ids = Array.from({ length: 100 }, (_, i) => 7_610_000_000_000 + i);
         const orders = ids.map((id) => makePaidOrder({ id }));
         for (const order of orders) h.simulator.setOrder(shop, order);
-        const deliveries = orders.flatMap((order, o) => Array.from({ length: 5 }, (_, d) => ({ order, webhookId: `storm-${o}-${d}`, eventId: `event-${o}` })));
+        const deliveries = orders.flatMap((order, o) =>
+          Array.from({ length: 5 }, (_, d) => ({ order, webhookId: `storm-${o}-${d}`, eventId: `event-${o}` })),
+        );
         // Interleave the copies so an order's five deliveries arrive together.
         deliveries.sort((a, b) => a.webhookId.split('-')[2]!.localeCompare(b.webhookId.split('-')[2]!));
         const outcomes: string[] = [];
         await pool(deliveries, 100, async (d) => {
-          const result = await h.simulator.sendWebhook({ address: h.webhookAddress, topic: 'orders/paid', shop, payload: d.order, webhookId: d.webhookId, eventId: d.eventId });
+          const result = await h.simulator.sendWebhook({
+            address: h.webhookAddress,
+            topic: 'orders/paid',
+            shop,
+            payload: d.order,
+            webhookId: d.webhookId,
+            eventId: d.eventId,
+          });
           expect(result.status).toBe(200);
           outcomes.push((JSON.parse(result.body) as { outcome: string }).outcome);
         });
@@ -270,12 +310,21 @@ describe('fault injection', () => {
         expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(400);
 
         await settle(database, shop, 100, 60_000);
-        await waitFor(async () => ids.every((id) => h.simulator.metafields(`gid://shopify/Order/${id}`, shop).length >= 5), 30_000, 'metafields');
+        await waitFor(
+          async () => ids.every((id) => h.simulator.metafields(`gid://shopify/Order/${id}`, shop).length >= 5),
+          30_000,
+          'metafields',
+        );
         const verified = await verifyExactlyOnce(database, h.sandbox, h.simulator, shop, ids);
         expect(h.sandbox.gateway.stats().requests.SendDocument).toBe(100);
-        const recorded = await database.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.shop, shop));
+        const recorded = await database.db
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.shop, shop));
         expect(recorded).toHaveLength(500);
-        console.log(`fault-injection (a) duplicate storm on ${target.name}: injected 500 deliveries of 100 orders (5 each, at once); verified 100 stored + 400 duplicate answers, 100 SendDocument, ${verifiedLine(verified)}`);
+        console.log(
+          `fault-injection (a) duplicate storm on ${target.name}: injected 500 deliveries of 100 orders (5 each, at once); verified 100 stored + 400 duplicate answers, 100 SendDocument, ${verifiedLine(verified)}`,
+        );
       } finally {
         await h.close();
         await database.close();
@@ -290,7 +339,10 @@ describe('fault injection', () => {
     const h = await startHarness({
       database,
       gatewayTimeoutMs: 1000,
-      sandbox: { seed: 22, faults: { rate201: 0.08, rate5xx: 0.09, rateDrop: 0.08, rateAuthorizeThenLate: 0.08, lateMs: 1500, latencyMs: { min: 0, max: 20 } } },
+      sandbox: {
+        seed: 22,
+        faults: { rate201: 0.08, rate5xx: 0.09, rateDrop: 0.08, rateAuthorizeThenLate: 0.08, lateMs: 1500, latencyMs: { min: 0, max: 20 } },
+      },
       env: { WORKER_CONCURRENCY: '24', WORKER_SHOP_CONCURRENCY: '24', WORKER_MAX_ATTEMPTS: '40', WORKER_LEASE_MS: '5000' },
     });
     try {
@@ -301,7 +353,11 @@ describe('fault injection', () => {
         expect(result.status).toBe(200);
       });
       const merchantRetries = await settle(database, shop, ids.length, 150_000);
-      await waitFor(async () => ids.every((id) => h.simulator.metafields(`gid://shopify/Order/${id}`, shop).length >= 5), 30_000, 'metafields');
+      await waitFor(
+        async () => ids.every((id) => h.simulator.metafields(`gid://shopify/Order/${id}`, shop).length >= 5),
+        30_000,
+        'metafields',
+      );
       const verified = await verifyExactlyOnce(database, h.sandbox, h.simulator, shop, ids);
       const stats = h.sandbox.gateway.stats();
       // Every kind of fault happened, about a third of calls in all.
@@ -312,7 +368,9 @@ describe('fault injection', () => {
       // An answer lost after issuing is recovered from the gateway (StatusDocument + PDF), never issued twice.
       expect(stats.requests.StatusDocument).toBeGreaterThan(0);
       expect(verified.recovered).toBeGreaterThan(0);
-      console.log(`fault-injection (b) failing gateway: injected ${injectedLine(stats)}; verified ${verifiedLine(verified)}; ${merchantRetries} merchant retries after a 201 twice in a row`);
+      console.log(
+        `fault-injection (b) failing gateway: injected ${injectedLine(stats)}; verified ${verifiedLine(verified)}; ${merchantRetries} merchant retries after a 201 twice in a row`,
+      );
     } finally {
       await h.close();
       await database.close();
@@ -366,44 +424,54 @@ describe('fault injection', () => {
     let world: ProcessWorld | undefined;
     afterAll(async () => world?.close());
 
-    it.skipIf(!postgresUrlForTests)('300 orders while every connection of the app is terminated four times', async () => {
-      const shop = 'tienda-cortes.myshopify.com';
-      const fresh = await createFreshPostgresDatabase(postgresUrlForTests!);
-      world = await processWorld(shop, { DATABASE_URL: fresh.url }, fresh.drop, 25);
-      const seedDb = await openDatabase({ kind: 'postgres', url: fresh.url });
-      await world.seed(seedDb);
-      await seedDb.close();
-      const app = await world.start({ WORKER_LEASE_MS: '3000' });
+    it.skipIf(!postgresUrlForTests)(
+      '300 orders while every connection of the app is terminated four times',
+      async () => {
+        const shop = 'tienda-cortes.myshopify.com';
+        const fresh = await createFreshPostgresDatabase(postgresUrlForTests!);
+        world = await processWorld(shop, { DATABASE_URL: fresh.url }, fresh.drop, 25);
+        const seedDb = await openDatabase({ kind: 'postgres', url: fresh.url });
+        await world.seed(seedDb);
+        await seedDb.close();
+        const app = await world.start({ WORKER_LEASE_MS: '3000' });
 
-      const admin = postgres(postgresUrlForTests!, { max: 1, onnotice: () => {} });
-      const ids = Array.from({ length: 300 }, (_, i) => 7_640_000_000_000 + i);
-      const delivering = world.deliver(ids, 150);
-      const databaseName = new URL(fresh.url).pathname.slice(1);
-      let cut = 0;
-      try {
-        for (let round = 0; round < 4; round++) {
-          await new Promise((r) => setTimeout(r, 700));
-          const killed = await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${databaseName} and pid <> pg_backend_pid()`;
-          cut += killed.length;
+        const admin = postgres(postgresUrlForTests!, { max: 1, onnotice: () => {} });
+        const ids = Array.from({ length: 300 }, (_, i) => 7_640_000_000_000 + i);
+        const delivering = world.deliver(ids, 150);
+        const databaseName = new URL(fresh.url).pathname.slice(1);
+        let cut = 0;
+        try {
+          for (let round = 0; round < 4; round++) {
+            await new Promise((r) => setTimeout(r, 700));
+            const killed =
+              await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${databaseName} and pid <> pg_backend_pid()`;
+            cut += killed.length;
+          }
+        } finally {
+          await admin.end();
         }
-      } finally {
-        await admin.end();
-      }
-      expect(await delivering).toEqual([]);
-      expect(cut).toBeGreaterThan(0);
-      await world.waitWrittenBack(ids, 120_000);
-      await app.stop();
+        expect(await delivering).toEqual([]);
+        expect(cut).toBeGreaterThan(0);
+        await world.waitWrittenBack(ids, 120_000);
+        await app.stop();
 
-      const database = await openDatabase({ kind: 'postgres', url: fresh.url });
-      try {
-        const verified = await verifyExactlyOnce(database, world.sandbox, world.simulator, shop, ids);
-        // postgres.js 3.4.9 can throw from a timer when its socket closes under a pending write
-        // (porsager/postgres#1154, #1208): the process dies and its supervisor starts it again.
-        const crashes = app.crashes.length === 0 ? 'the app never crashed' : `the app crashed ${app.crashes.length} time(s) and was restarted (${[...new Set(app.crashes)].join('; ')})`;
-        console.log(`fault-injection (d) PostgreSQL cuts: injected ${cut} connections terminated in 4 rounds (${world.retriedDeliveries()} deliveries retried by Shopify); ${crashes}; verified ${verifiedLine(verified)}`);
-      } finally {
-        await database.close();
-      }
-    }, 240_000);
+        const database = await openDatabase({ kind: 'postgres', url: fresh.url });
+        try {
+          const verified = await verifyExactlyOnce(database, world.sandbox, world.simulator, shop, ids);
+          // postgres.js 3.4.9 can throw from a timer when its socket closes under a pending write
+          // (porsager/postgres#1154, #1208): the process dies and its supervisor starts it again.
+          const crashes =
+            app.crashes.length === 0
+              ? 'the app never crashed'
+              : `the app crashed ${app.crashes.length} time(s) and was restarted (${[...new Set(app.crashes)].join('; ')})`;
+          console.log(
+            `fault-injection (d) PostgreSQL cuts: injected ${cut} connections terminated in 4 rounds (${world.retriedDeliveries()} deliveries retried by Shopify); ${crashes}; verified ${verifiedLine(verified)}`,
+          );
+        } finally {
+          await database.close();
+        }
+      },
+      240_000,
+    );
   });
 });

@@ -32,7 +32,15 @@ describe.each(testDatabases)('fiscal numbers on $name', (target) => {
     await Promise.all(
       Array.from({ length: count }, () => {
         const n = nextOrder++;
-        const order = { shop, orderGid: `gid://shopify/Order/${n}`, orderName: `#${n}`, totalCents: 100, currency: 'USD', test: false, rawOrder: '{}' };
+        const order = {
+          shop,
+          orderGid: `gid://shopify/Order/${n}`,
+          orderName: `#${n}`,
+          totalCents: 100,
+          currency: 'USD',
+          test: false,
+          rawOrder: '{}',
+        };
         return batcher.enqueue(order, { webhookId: `w-${n}`, eventId: undefined, topic: 'orders/paid', triggeredAt: undefined });
       }),
     );
@@ -46,7 +54,12 @@ describe.each(testDatabases)('fiscal numbers on $name', (target) => {
   }
 
   const nextNumberOf = async (shop: string) =>
-    (await database.db.select({ next: fiscalSequences.nextNumber }).from(fiscalSequences).where(and(eq(fiscalSequences.shop, shop), eq(fiscalSequences.billingPoint, '001'))))[0]?.next;
+    (
+      await database.db
+        .select({ next: fiscalSequences.nextNumber })
+        .from(fiscalSequences)
+        .where(and(eq(fiscalSequences.shop, shop), eq(fiscalSequences.billingPoint, '001')))
+    )[0]?.next;
 
   it('gives 1, 2, 3 in turn and records where the number belongs', async () => {
     const { shop, rows } = await claimedInvoices(3);

@@ -9,7 +9,9 @@ import type { DocumentKey, GatewayCredentials, GatewayDocument, SendDocumentRequ
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from '../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 
-const example = JSON.parse(fs.readFileSync(new URL('./fixtures/gateway/send-document-example.json', import.meta.url), 'utf8')) as SendDocumentRequest;
+const example = JSON.parse(
+  fs.readFileSync(new URL('./fixtures/gateway/send-document-example.json', import.meta.url), 'utf8'),
+) as SendDocumentRequest;
 const credentials: GatewayCredentials = DEFAULT_SANDBOX_CREDENTIALS;
 
 let nextNumber = 100;
@@ -34,7 +36,13 @@ describe('gateway client against the sandbox gateway', () => {
 
   beforeAll(async () => {
     sandbox = await startSandboxServer({ seed: 7 });
-    client = createGatewayClient({ baseUrl: sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: 1500, onCall: (c) => calls.push(c) });
+    client = createGatewayClient({
+      baseUrl: sandbox.url,
+      authToken: DEFAULT_SANDBOX_AUTH_TOKEN,
+      authScheme: 'bearer',
+      timeoutMs: 1500,
+      onCall: (c) => calls.push(c),
+    });
   });
   afterEach(() => {
     sandbox.gateway.setFaults({});
@@ -72,7 +80,12 @@ describe('gateway client against the sandbox gateway', () => {
     const doc = freshDocument();
     doc.dataTransaction.numberDocumentFiscal = '';
     const outcome = await client.sendDocument({ credentials, environment: 'pruebas', document: doc });
-    expect(outcome).toEqual({ kind: 'rejected', code: '109', message: 'field numberDocumentFiscal is required', fieldName: 'numberDocumentFiscal' });
+    expect(outcome).toEqual({
+      kind: 'rejected',
+      code: '109',
+      message: 'field numberDocumentFiscal is required',
+      fieldName: 'numberDocumentFiscal',
+    });
   });
 
   it('rejected: 201 for a document that breaks a DGI rule', async () => {
@@ -85,7 +98,11 @@ describe('gateway client against the sandbox gateway', () => {
 
   it('credentials: 101 for a wrong taxpayer token, and the token never shows in the call record', async () => {
     calls.length = 0;
-    const outcome = await client.sendDocument({ credentials: { ...credentials, Token: 'bad-token-123' }, environment: 'pruebas', document: freshDocument() });
+    const outcome = await client.sendDocument({
+      credentials: { ...credentials, Token: 'bad-token-123' },
+      environment: 'pruebas',
+      document: freshDocument(),
+    });
     expect(outcome).toEqual({ kind: 'credentials', code: '101', message: 'Token de emisor invalido.' });
     const recorded = JSON.stringify(calls);
     expect(recorded).not.toContain('bad-token-123');
@@ -122,7 +139,10 @@ describe('gateway client against the sandbox gateway', () => {
     sandbox.gateway.setFaults({});
     // The invoice exists at the gateway: status says so, and a resend is a duplicate.
     expect(await client.statusDocument({ credentials, key: keyOf(doc) })).toMatchObject({ kind: 'authorized' });
-    expect(await client.sendDocument({ credentials, environment: 'pruebas', document: doc })).toMatchObject({ kind: 'duplicate', code: '102' });
+    expect(await client.sendDocument({ credentials, environment: 'pruebas', document: doc })).toMatchObject({
+      kind: 'duplicate',
+      code: '102',
+    });
   });
 
   it('unavailable: the platform Authorization token refused (HTTP 401)', async () => {

@@ -16,7 +16,8 @@ import { makePaidOrder } from './support/order-factory.ts';
 const SHOP = 'tienda-salud.myshopify.com';
 
 const COMMENT = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*)$/;
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
+const SAMPLE =
+  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
 
 /** Exposition format 0.0.4: each line a HELP/TYPE comment or a sample; TYPE once per metric, before its samples. */
 function checkExposition(text: string): Map<string, string> {
@@ -139,10 +140,14 @@ describe.each(testDatabases)('/healthz and /metrics on $name', (target) => {
     const order = makePaidOrder({ id: 6_200_000_000_001, shippingCents: 500 });
     const delivery = await h.simulator.orderPaid(SHOP, order, h.webhookAddress);
     expect(JSON.parse(delivery.body)).toEqual({ outcome: 'stored' });
-    await waitFor(async () => {
-      const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/6200000000001'));
-      return row?.status === 'completed';
-    }, 20_000, 'the invoice to complete');
+    await waitFor(
+      async () => {
+        const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/6200000000001'));
+        return row?.status === 'completed';
+      },
+      20_000,
+      'the invoice to complete',
+    );
 
     const r = await get(`${h.app.url}/metrics`);
     expect(r.status).toBe(200);
@@ -180,7 +185,9 @@ describe.each(testDatabases)('/healthz and /metrics on $name', (target) => {
       fe_sweep_enqueued_total: 'counter',
     });
     // Cumulative buckets never go down, and the +Inf bucket equals the count.
-    const buckets = lines.filter((l) => l.startsWith('fe_gateway_call_duration_seconds_bucket{operation="SendDocument"')).map((l) => Number(l.split(' ')[1]));
+    const buckets = lines
+      .filter((l) => l.startsWith('fe_gateway_call_duration_seconds_bucket{operation="SendDocument"'))
+      .map((l) => Number(l.split(' ')[1]));
     expect(buckets).toHaveLength(11);
     expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
     expect(r.text).not.toContain('sandbox-token');
@@ -204,7 +211,10 @@ describe.each(testDatabases)('/healthz with the worker off and a waiting queue o
   it('reports the queue age without failing, and no worker liveness when the worker is off', async () => {
     await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 6_200_000_000_002 }), h.webhookAddress);
     await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 6_200_000_000_003 }), h.webhookAddress);
-    await database.db.update(invoices).set({ nextAttemptAt: sql`now() - interval '90 seconds'` }).where(eq(invoices.orderGid, 'gid://shopify/Order/6200000000002'));
+    await database.db
+      .update(invoices)
+      .set({ nextAttemptAt: sql`now() - interval '90 seconds'` })
+      .where(eq(invoices.orderGid, 'gid://shopify/Order/6200000000002'));
 
     const r = await get(`${h.app.url}/healthz`);
     expect(r.status).toBe(200);
@@ -246,7 +256,13 @@ describe.each(testDatabases)('/healthz when the database is gone on $name', (tar
 
     const r = await get(`${h.app.url}/healthz`);
     expect(r.status).toBe(503);
-    expect(r.body).toMatchObject({ status: 'fail', failing: ['database'], database: 'unreachable', queue: null, worker: { enabled: true } });
+    expect(r.body).toMatchObject({
+      status: 'fail',
+      failing: ['database'],
+      database: 'unreachable',
+      queue: null,
+      worker: { enabled: true },
+    });
 
     const m = await get(`${h.app.url}/metrics`);
     expect(m.status).toBe(200);
@@ -328,7 +344,14 @@ describe('/metrics access (METRICS_TOKEN)', () => {
 
   /** The health routes with this access rule. */
   async function serve(metricsAccess: MetricsAccess): Promise<string> {
-    const { server, url } = await serveHealthRoutes({ db: database.db, worker: { lastTickAt: new Date(), busy: 0 }, workerEnabled: true, pollMs: 100, metrics: createAppMetrics(), metricsAccess });
+    const { server, url } = await serveHealthRoutes({
+      db: database.db,
+      worker: { lastTickAt: new Date(), busy: 0 },
+      workerEnabled: true,
+      pollMs: 100,
+      metrics: createAppMetrics(),
+      metricsAccess,
+    });
     servers.push(server);
     return url;
   }

@@ -47,7 +47,10 @@ describe.each(testDatabases)('intake batcher on $name', (target) => {
     expect(results.filter((r) => r === 'stored')).toHaveLength(250);
     expect(results.slice(250)).toEqual(Array(50).fill('duplicate'));
     expect(statements).toBe(3);
-    const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(invoices).where(eq(invoices.shop, 'batch.myshopify.com'));
+    const [count] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(invoices)
+      .where(eq(invoices.shop, 'batch.myshopify.com'));
     expect(count!.n).toBe(250);
     const [deliveries] = await database.db.select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries);
     expect(deliveries!.n).toBe(300);
@@ -59,7 +62,10 @@ describe.each(testDatabases)('intake batcher on $name', (target) => {
     const batcher = new IntakeBatcher(database.db);
     // An order name the table refuses (not null) fails the one statement, so the whole batch.
     const bad = { ...invoice(9001, 'fail.myshopify.com'), orderName: null as unknown as string };
-    const results = await Promise.allSettled([batcher.enqueue(invoice(9000, 'fail.myshopify.com'), delivery('f-1')), batcher.enqueue(bad, delivery('f-2'))]);
+    const results = await Promise.allSettled([
+      batcher.enqueue(invoice(9000, 'fail.myshopify.com'), delivery('f-1')),
+      batcher.enqueue(bad, delivery('f-2')),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(await database.db.select().from(invoices).where(eq(invoices.shop, 'fail.myshopify.com'))).toEqual([]);
   });

@@ -23,7 +23,12 @@ describe('buildClient: final consumer (02)', () => {
     expect(client(orderWith({}))).toEqual({
       ok: true,
       client: {
-        typeClientEB: '02', businessName: 'Ana Pérez', ...DAVID, telephone1: '6123-4567', email1: 'ana.perez@example.com', country: 'PA',
+        typeClientEB: '02',
+        businessName: 'Ana Pérez',
+        ...DAVID,
+        telephone1: '6123-4567',
+        email1: 'ana.perez@example.com',
+        country: 'PA',
       },
     });
   });
@@ -33,14 +38,20 @@ describe('buildClient: final consumer (02)', () => {
     expect(client(order, { defaultLocationCode: '1-1-1' })).toEqual({
       ok: true,
       client: {
-        typeClientEB: '02', codeLocation: '1-1-1', province: 'BOCAS DEL TORO', district: 'BOCAS DEL TORO',
-        correction: 'BOCAS DEL TORO (CABECERA)', country: 'PA',
+        typeClientEB: '02',
+        codeLocation: '1-1-1',
+        province: 'BOCAS DEL TORO',
+        district: 'BOCAS DEL TORO',
+        correction: 'BOCAS DEL TORO (CABECERA)',
+        country: 'PA',
       },
     });
   });
 
   it('a location code chosen at checkout wins; an unknown one falls back to the address', () => {
-    expect(client(orderWith({ codigo_ubicacion: '8-8-9' }))).toMatchObject({ client: { codeLocation: '8-8-9', correction: 'SAN FRANCISCO' } });
+    expect(client(orderWith({ codigo_ubicacion: '8-8-9' }))).toMatchObject({
+      client: { codeLocation: '8-8-9', correction: 'SAN FRANCISCO' },
+    });
     expect(client(orderWith({ codigo_ubicacion: '99-1-1' }))).toMatchObject({ client: DAVID });
   });
 
@@ -92,32 +103,46 @@ describe('buildClient: registered taxpayer (01)', () => {
   });
 
   it('a RUC typed with its DV in one field, and a DV typed without its leading zero', () => {
-    expect(client(orderWith({ ruc: '155596713-2-2015 DV 59', razon_social: 'X Y' }))).toMatchObject({ client: { numberRUC: '155596713-2-2015', digitCheckRUC: '59' } });
-    expect(client(orderWith({ ruc: '8-442-445', dv: '8' }))).toMatchObject({ client: { numberRUC: '8-442-445', digitCheckRUC: '08', businessName: 'Ana Pérez' } });
+    expect(client(orderWith({ ruc: '155596713-2-2015 DV 59', razon_social: 'X Y' }))).toMatchObject({
+      client: { numberRUC: '155596713-2-2015', digitCheckRUC: '59' },
+    });
+    expect(client(orderWith({ ruc: '8-442-445', dv: '8' }))).toMatchObject({
+      client: { numberRUC: '8-442-445', digitCheckRUC: '08', businessName: 'Ana Pérez' },
+    });
   });
 
   it('configurable attribute names', () => {
     const result = client(orderWith({ ruc_cliente: '155646463-2-2017', dv_cliente: '86', empresa: 'Importadora Ejemplo, S.A.' }), {
       checkoutAttributes: { ruc: 'ruc_cliente', dv: 'dv_cliente', businessName: 'empresa' },
     });
-    expect(result).toMatchObject({ client: { typeClientEB: '01', numberRUC: '155646463-2-2017', businessName: 'Importadora Ejemplo, S.A.' } });
+    expect(result).toMatchObject({
+      client: { typeClientEB: '01', numberRUC: '155646463-2-2017', businessName: 'Importadora Ejemplo, S.A.' },
+    });
   });
 
   it('a wrong check digit is a problem the merchant sees', () => {
     expect(client(orderWith({ ruc: '155596713-2-2015', dv: '58' }))).toEqual({
       ok: false,
-      problems: [{
-        code: 'ruc_check_digit_invalid',
-        message: 'The check digit (DV) 58 does not belong to the RUC 155596713-2-2015; one of them was mistyped. Confirm the RUC and DV with the customer, correct the order, then retry.',
-        messageEs: 'El dígito verificador (DV) 58 no corresponde al RUC 155596713-2-2015; uno de los dos está mal escrito. Confirme el RUC y el DV con el cliente, corrija el pedido y reintente.',
-        path: 'note_attributes.dv',
-      }],
+      problems: [
+        {
+          code: 'ruc_check_digit_invalid',
+          message:
+            'The check digit (DV) 58 does not belong to the RUC 155596713-2-2015; one of them was mistyped. Confirm the RUC and DV with the customer, correct the order, then retry.',
+          messageEs:
+            'El dígito verificador (DV) 58 no corresponde al RUC 155596713-2-2015; uno de los dos está mal escrito. Confirme el RUC y el DV con el cliente, corrija el pedido y reintente.',
+          path: 'note_attributes.dv',
+        },
+      ],
     });
   });
 
   it('a wrong DV inside the B2B tax id points at the company', () => {
-    const result = client(orderWith({}, { company: { id: '1', name: 'Importadora Ejemplo, S.A.', taxRegistrationId: '155646463-2-2017-85' } }));
-    expect(!result.ok && result.problems.map((p) => [p.code, p.path])).toEqual([['ruc_check_digit_invalid', 'company.tax_registration_id']]);
+    const result = client(
+      orderWith({}, { company: { id: '1', name: 'Importadora Ejemplo, S.A.', taxRegistrationId: '155646463-2-2017-85' } }),
+    );
+    expect(!result.ok && result.problems.map((p) => [p.code, p.path])).toEqual([
+      ['ruc_check_digit_invalid', 'company.tax_registration_id'],
+    ]);
   });
 
   it('a RUC without DV, or not a RUC at all', () => {
@@ -126,10 +151,13 @@ describe('buildClient: registered taxpayer (01)', () => {
     });
     expect(client(orderWith({ ruc: 'no tengo', dv: '12' }))).toMatchObject({
       ok: false,
-      problems: [{
-        code: 'ruc_unreadable',
-        message: 'The customer entered "no tengo" as RUC, which is not a RUC or cédula number (e.g. 155596713-2-2015 or 8-442-445). Ask the customer for the correct RUC, correct the order\'s attribute, then retry.',
-      }],
+      problems: [
+        {
+          code: 'ruc_unreadable',
+          message:
+            'The customer entered "no tengo" as RUC, which is not a RUC or cédula number (e.g. 155596713-2-2015 or 8-442-445). Ask the customer for the correct RUC, correct the order\'s attribute, then retry.',
+        },
+      ],
     });
   });
 
@@ -162,7 +190,11 @@ describe('client helpers', () => {
   });
 
   it.each([
-    ['155596713-2-2015', '2'], ['8-442-445', '1'], ['PE-10-442', '1'], ['8-NT-1-1234567', '2'], ['8-NT-1-12345', '1'],
+    ['155596713-2-2015', '2'],
+    ['8-442-445', '1'],
+    ['PE-10-442', '1'],
+    ['8-NT-1-1234567', '2'],
+    ['8-NT-1-12345', '1'],
   ])('taxpayerType(%s) = %s', (ruc, type) => {
     expect(taxpayerType(ruc)).toBe(type);
   });

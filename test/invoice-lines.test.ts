@@ -59,7 +59,10 @@ describe('descriptions and codes', () => {
 
 describe('line charges', () => {
   it('discounts and tax of the units still on the order, prorated when some were removed', () => {
-    const item = lineItem({ discountAllocations: [{ amount: cents(300) }], taxLines: [{ title: 'ITBMS', rate: { num: 7, den: 100 }, amount: cents(210) }] });
+    const item = lineItem({
+      discountAllocations: [{ amount: cents(300) }],
+      taxLines: [{ title: 'ITBMS', rate: { num: 7, den: 100 }, amount: cents(210) }],
+    });
     expect(lineItemCharge(item)).toEqual({ base: 3000, tax: 210, rate: { num: 7, den: 100 } });
     expect(lineItemCharge({ ...item, currentQuantity: 2 })).toEqual({ base: 2000, tax: 140, rate: { num: 7, den: 100 } });
   });
@@ -95,32 +98,55 @@ describe('buildInvoiceLines', () => {
 
   it('more than 1000 invoice items is a problem', () => {
     // 501 lines of 3 units at 1.00 with 0.01 off each: every line splits in two.
-    const lines = Array.from({ length: 501 }, (_, i) => lineItem({
-      sku: `S${i}`, price: cents(100), quantity: 3, currentQuantity: 3, taxLines: [], discountAllocations: [{ amount: cents(1) }],
-    }));
+    const lines = Array.from({ length: 501 }, (_, i) =>
+      lineItem({
+        sku: `S${i}`,
+        price: cents(100),
+        quantity: 3,
+        currentQuantity: 3,
+        taxLines: [],
+        discountAllocations: [{ amount: cents(1) }],
+      }),
+    );
     const result = buildInvoiceLines(orderOf(lines, { totalTax: cents(0) }), settings);
     expect(!result.ok && result.problems).toEqual([expect.objectContaining({ code: 'too_many_items', path: 'line_items' })]);
   });
 
   it('a tax the lines cannot carry within ±0.01 each is a problem', () => {
     const result = buildInvoiceLines(orderOf([lineItem()], { totalTax: cents(240) }), settings);
-    expect(!result.ok && result.problems).toEqual([{
-      code: 'tax_not_distributable',
-      message: "Shopify charged 2.40 of tax, which cannot be spread over the invoice lines within the DGI's rounding tolerance of 0.01 per line. Check the order's taxes in Shopify, then retry or issue the invoice by hand.",
-      messageEs: 'Shopify cobró 2.40 de impuesto, que no se puede repartir entre las líneas de la factura dentro de la tolerancia de redondeo de la DGI (0.01 por línea). Revise los impuestos del pedido en Shopify; luego reintente o emita la factura manualmente.',
-    }]);
+    expect(!result.ok && result.problems).toEqual([
+      {
+        code: 'tax_not_distributable',
+        message:
+          "Shopify charged 2.40 of tax, which cannot be spread over the invoice lines within the DGI's rounding tolerance of 0.01 per line. Check the order's taxes in Shopify, then retry or issue the invoice by hand.",
+        messageEs:
+          'Shopify cobró 2.40 de impuesto, que no se puede repartir entre las líneas de la factura dentro de la tolerancia de redondeo de la DGI (0.01 por línea). Revise los impuestos del pedido en Shopify; luego reintente o emita la factura manualmente.',
+      },
+    ]);
   });
 
   it('a mapped rate in a tax-inclusive shop: the paid price is carved at the DGI rate', () => {
     // 2 × 10.85 paid, Shopify's 8.5 % inclusive tax 1.70; mapped to 7 %: 21.70 × 7/107 = 1.4196 → 1.42.
     const item = lineItem({
-      price: cents(1085), quantity: 2, currentQuantity: 2,
+      price: cents(1085),
+      quantity: 2,
+      currentQuantity: 2,
       taxLines: [{ title: 'Impuesto', rate: { num: 17, den: 200 }, amount: cents(170) }],
     });
     const order = orderOf([item], { taxesIncluded: true, totalTax: cents(170) });
     const result = buildInvoiceLines(order, mappingSettingsSchema.parse({ taxRateCodes: { '0.085': '01' } }));
     expect(result.ok && result.items).toEqual([
-      { description: 'Vela aromática', code: 'ITEM-1', amount: '2.00', priceUnit: '10.14', priceUnitDiscount: '0.00', priceItem: '20.28', rateITBMS: '01', valueITBMS: '1.42', totalValue: '21.70' },
+      {
+        description: 'Vela aromática',
+        code: 'ITEM-1',
+        amount: '2.00',
+        priceUnit: '10.14',
+        priceUnitDiscount: '0.00',
+        priceItem: '20.28',
+        rateITBMS: '01',
+        valueITBMS: '1.42',
+        totalValue: '21.70',
+      },
     ]);
   });
 });

@@ -6,11 +6,25 @@ const SEVEN = { num: 7, den: 100 };
 const ZERO = { num: 0, den: 1 };
 
 function netLine(net: number, quantity: number, listUnit: number, chargedTax: number, rate = SEVEN): ArithmeticLine {
-  return { quantity, listUnit: cents(listUnit), rate, pricing: { kind: 'net', net: cents(net) }, chargedTax: cents(chargedTax), pooled: true };
+  return {
+    quantity,
+    listUnit: cents(listUnit),
+    rate,
+    pricing: { kind: 'net', net: cents(net) },
+    chargedTax: cents(chargedTax),
+    pooled: true,
+  };
 }
 
 function grossLine(gross: number, quantity: number, listUnit: number, chargedTax: number, rate = SEVEN): ArithmeticLine {
-  return { quantity, listUnit: cents(listUnit), rate, pricing: { kind: 'gross', gross: cents(gross) }, chargedTax: cents(chargedTax), pooled: true };
+  return {
+    quantity,
+    listUnit: cents(listUnit),
+    rate,
+    pricing: { kind: 'gross', gross: cents(gross) },
+    chargedTax: cents(chargedTax),
+    pooled: true,
+  };
 }
 
 describe('splitUnits', () => {
@@ -19,8 +33,14 @@ describe('splitUnits', () => {
   });
 
   it('gives the remainder one cent each to the first units: at most two groups', () => {
-    expect(splitUnits(802, 7)).toEqual([{ amount: 4, unitValue: 115 }, { amount: 3, unitValue: 114 }]);
-    expect(splitUnits(2, 3)).toEqual([{ amount: 2, unitValue: 1 }, { amount: 1, unitValue: 0 }]);
+    expect(splitUnits(802, 7)).toEqual([
+      { amount: 4, unitValue: 115 },
+      { amount: 3, unitValue: 114 },
+    ]);
+    expect(splitUnits(2, 3)).toEqual([
+      { amount: 2, unitValue: 1 },
+      { amount: 1, unitValue: 0 },
+    ]);
   });
 });
 
@@ -57,8 +77,9 @@ describe('planTaxes', () => {
 
   it('replaces a charged line tax that is out of tolerance by the closest allowed one', () => {
     // Shopify allocated 7.81 to a 129.99 line at 6 % (7.7994): more than 0.01 away.
-    expect(planTaxes([netLine(12999, 1, 12999, 781, { num: 3, den: 50 }), netLine(3998, 2, 1999, 239, { num: 3, den: 50 })], 1020))
-      .toEqual([780, 240]);
+    expect(planTaxes([netLine(12999, 1, 12999, 781, { num: 3, den: 50 }), netLine(3998, 2, 1999, 239, { num: 3, den: 50 })], 1020)).toEqual(
+      [780, 240],
+    );
   });
 
   it('gives up when the charged total is out of reach', () => {

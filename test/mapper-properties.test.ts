@@ -58,7 +58,13 @@ const discountFor = (unitPrice: number): fc.Arbitrary<Discount> =>
 
 const line = (index: number): fc.Arbitrary<LineSpec> =>
   fc
-    .record({ price, quantity: smallOrLarge(5, 1000), taxRates: rates, hasDiscount: fc.boolean(), giftCard: fc.integer({ min: 0, max: 19 }) })
+    .record({
+      price,
+      quantity: smallOrLarge(5, 1000),
+      taxRates: rates,
+      hasDiscount: fc.boolean(),
+      giftCard: fc.integer({ min: 0, max: 19 }),
+    })
     .chain((l) =>
       fc.record({
         title: fc.constant(`Producto ${index + 1}`),
@@ -74,18 +80,23 @@ const line = (index: number): fc.Arbitrary<LineSpec> =>
 
 const orderDiscount: fc.Arbitrary<Discount | undefined> = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('fixed' as const), amount: fc.integer({ min: 1, max: 500_000 }), code: fc.constant('PROMO') }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('fixed' as const), amount: fc.integer({ min: 1, max: 500_000 }), code: fc.constant('PROMO') }),
+    weight: 1,
+  },
   { arbitrary: fc.record({ kind: fc.constant('percent' as const), percent, code: fc.constant('PROMO') }), weight: 1 },
 );
 
 const shipping = fc.option(
   fc.integer({ min: 1, max: 50_000 }).chain((p) =>
-    fc.record({
-      title: fc.constantFrom('Envío estándar', 'Entrega express', 'Retiro en tienda'),
-      price: fc.constant(p),
-      taxRates: fc.constantFrom<string[]>(['0.07'], []),
-      discount: fc.option(discountFor(p), { nil: undefined }),
-    }).map((s) => (s.discount === undefined ? omitKey(s, 'discount') : s)),
+    fc
+      .record({
+        title: fc.constantFrom('Envío estándar', 'Entrega express', 'Retiro en tienda'),
+        price: fc.constant(p),
+        taxRates: fc.constantFrom<string[]>(['0.07'], []),
+        discount: fc.option(discountFor(p), { nil: undefined }),
+      })
+      .map((s) => (s.discount === undefined ? omitKey(s, 'discount') : s)),
   ),
   { nil: undefined },
 );
@@ -105,7 +116,10 @@ const orderCase: fc.Arbitrary<Case> = fc
     id: fc.integer({ min: 1, max: 9_000_000_000_000 }),
     taxesIncluded: fc.boolean(),
     taxRounding: fc.constantFrom<'line' | 'order'>('line', 'order'),
-    lineCount: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 4 }), weight: 4 }, { arbitrary: fc.integer({ min: 1, max: 12 }), weight: 1 }),
+    lineCount: fc.oneof(
+      { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 4 },
+      { arbitrary: fc.integer({ min: 1, max: 12 }), weight: 1 },
+    ),
     orderDiscount,
     shipping,
     tip: fc.oneof({ arbitrary: fc.constant(0), weight: 4 }, { arbitrary: fc.integer({ min: 1, max: 5_000 }), weight: 1 }),
@@ -117,7 +131,16 @@ const orderCase: fc.Arbitrary<Case> = fc
   .chain((c) =>
     fc.tuple(...Array.from({ length: c.lineCount }, (_, i) => line(i))).chain((lines) => {
       const extra: LineSpec[] = c.mappedRateLine
-        ? [{ title: 'Producto combinado', sku: 'SKU-MAPPED', price: 1999, quantity: 3, taxRates: ['0.06', '0.025'], taxTitles: ['Estatal', 'Municipal'] }]
+        ? [
+            {
+              title: 'Producto combinado',
+              sku: 'SKU-MAPPED',
+              price: 1999,
+              quantity: 3,
+              taxRates: ['0.06', '0.025'],
+              taxTitles: ['Estatal', 'Municipal'],
+            },
+          ]
         : [];
       const spec: OrderSpec = {
         id: c.id,
@@ -148,7 +171,14 @@ function settingsFor(c: Case): MappingSettings {
 }
 
 type Body = Record<string, unknown> & {
-  line_items: { sku: string; price: string; quantity: number; gift_card: boolean; tax_lines: { price: string }[]; discount_allocations: { amount: string }[] }[];
+  line_items: {
+    sku: string;
+    price: string;
+    quantity: number;
+    gift_card: boolean;
+    tax_lines: { price: string }[];
+    discount_allocations: { amount: string }[];
+  }[];
   shipping_lines: { price: string; tax_lines: { price: string }[]; discount_allocations: { amount: string }[] }[];
 };
 
@@ -207,10 +237,12 @@ function checkValidCase(c: Case): void {
   const included = body.taxes_included as boolean;
   const leftOutGiftCards = c.includeGiftCards
     ? 0
-    : body.line_items.filter((l) => l.gift_card).reduce((a, l) => {
-      const s = shopifyLine(l);
-      return a + s.base + (included ? 0 : s.tax);
-    }, 0);
+    : body.line_items
+        .filter((l) => l.gift_card)
+        .reduce((a, l) => {
+          const s = shopifyLine(l);
+          return a + s.base + (included ? 0 : s.tax);
+        }, 0);
   const leftOutTip = c.includeTips ? 0 : centsOf(body.total_tip_received as string);
   const paidForInvoiced = centsOf(body.current_total_price as string) - leftOutGiftCards - leftOutTip;
   expect(centsOf(doc.totalsSubTotals.totalInvoice)).toBe(paidForInvoiced);
@@ -317,7 +349,11 @@ function breakOrder(body: Body, how: Breakage, delta: number): void {
     l.gift_card = false;
     (l as { tax_lines: unknown[] }).tax_lines = [{ title: 'IVA', rate: 0.08, price: '0.00', price_set: money(0), channel_liable: false }];
   } else if (how === 'check_digit') {
-    body.note_attributes = [{ name: 'ruc', value: '155596713-2-2015' }, { name: 'dv', value: '58' }, { name: 'razon_social', value: 'Empresa Ejemplo, S.A.' }];
+    body.note_attributes = [
+      { name: 'ruc', value: '155596713-2-2015' },
+      { name: 'dv', value: '58' },
+      { name: 'razon_social', value: 'Empresa Ejemplo, S.A.' },
+    ];
   } else {
     body.currency = 'EUR';
   }
@@ -341,13 +377,20 @@ function checkBrokenCase(c: Case, how: Breakage, delta: number): void {
 
 describe('mapper properties (DESIGN §6)', () => {
   it(`maps ${VALID_CASES} Shopify-computed orders keeping invariants 1–4`, () => {
-    fc.assert(fc.property(orderCase, (c) => checkValidCase(c)), { numRuns: VALID_CASES, seed: 20261120 });
+    fc.assert(
+      fc.property(orderCase, (c) => checkValidCase(c)),
+      { numRuns: VALID_CASES, seed: 20261120 },
+    );
   }, 120_000);
 
   it(`answers ${BROKEN_CASES} broken orders with problems, never a document (invariant 5)`, () => {
     fc.assert(
-      fc.property(orderCase, breakage, fc.integer({ min: -500, max: 500 }).filter((d) => d !== 0), (c, how, delta) =>
-        checkBrokenCase(c, how, delta)),
+      fc.property(
+        orderCase,
+        breakage,
+        fc.integer({ min: -500, max: 500 }).filter((d) => d !== 0),
+        (c, how, delta) => checkBrokenCase(c, how, delta),
+      ),
       { numRuns: BROKEN_CASES, seed: 20261121 },
     );
   }, 120_000);

@@ -60,7 +60,13 @@ describe('mappingSettingsSchema', () => {
   it('keeps the defaults of a partly given object', () => {
     const s = mappingSettingsSchema.parse({ transactionDefaults: { typeSale: '4' }, checkoutAttributes: { ruc: ' RUC_cliente ' } });
     expect(s.transactionDefaults).toMatchObject({ typeSale: '4', typeEmission: '01', formatCAFE: '3' });
-    expect(s.checkoutAttributes).toEqual({ ruc: 'RUC_cliente', dv: 'dv', businessName: 'razon_social', address: 'direccion', locationCode: 'codigo_ubicacion' });
+    expect(s.checkoutAttributes).toEqual({
+      ruc: 'RUC_cliente',
+      dv: 'dv',
+      businessName: 'razon_social',
+      address: 'direccion',
+      locationCode: 'codigo_ubicacion',
+    });
   });
 
   it("merges the shop's payment table over the defaults, names in lower case", () => {
@@ -69,7 +75,10 @@ describe('mappingSettingsSchema', () => {
   });
 
   it('normalizes tax rate keys and refuses what is not a rate', () => {
-    expect(mappingSettingsSchema.parse({ taxRateCodes: { '0.0850': '01', '0.08': '00' } }).taxRateCodes).toEqual({ '0.085': '01', '0.08': '00' });
+    expect(mappingSettingsSchema.parse({ taxRateCodes: { '0.0850': '01', '0.08': '00' } }).taxRateCodes).toEqual({
+      '0.085': '01',
+      '0.08': '00',
+    });
     expect(normalizeRateKey('8.5')).toBeUndefined();
     expect(normalizeRateKey('abc')).toBeUndefined();
     expect(normalizeRateKey(' 0.070 ')).toBe('0.07');
@@ -81,17 +90,19 @@ describe('mappingSettingsSchema', () => {
   });
 
   it('explains every wrong value in words a merchant can act on', () => {
-    expect(messages({
-      transactionDefaults: { typeEmission: '05', formatCAFE: 3 },
-      defaultPaymentForm: '10',
-      paymentForms: { yappy: 'transfer' },
-      taxRateCodes: { '0.085': '07' },
-      defaultLocationCode: '8-8-99',
-      includeTips: 'yes',
-      shippingDescription: 'E',
-      shippingCode: '',
-      checkoutAttributes: { dv: '' },
-    })).toEqual([
+    expect(
+      messages({
+        transactionDefaults: { typeEmission: '05', formatCAFE: 3 },
+        defaultPaymentForm: '10',
+        paymentForms: { yappy: 'transfer' },
+        taxRateCodes: { '0.085': '07' },
+        defaultLocationCode: '8-8-99',
+        includeTips: 'yes',
+        shippingDescription: 'E',
+        shippingCode: '',
+        checkoutAttributes: { dv: '' },
+      }),
+    ).toEqual([
       'transactionDefaults.typeEmission: typeEmission must be one of: 01 (prior authorisation, normal), 02 (prior authorisation, contingency), 03 (later authorisation, normal), 04 (later authorisation, contingency)',
       'transactionDefaults.formatCAFE: formatCAFE must be one of: 1 (no printed invoice), 2 (receipt roll), 3 (letter-size paper)',
       'paymentForms.yappy: the payment form must be one of: 01 (credit), 02 (cash), 03 (credit card), 04 (debit card), 05 (loyalty card), 06 (voucher), 07 (gift card), 08 (bank transfer or deposit), 09 (cheque), 99 (other)',

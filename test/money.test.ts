@@ -41,7 +41,14 @@ describe('parseCents', () => {
 });
 
 describe('formatCents', () => {
-  it.each([[0, '0.00'], [7, '0.07'], [1250, '12.50'], [20_410_631, '204106.31'], [-310, '-3.10'], [-5, '-0.05']])('%d → %s', (c, text) => {
+  it.each([
+    [0, '0.00'],
+    [7, '0.07'],
+    [1250, '12.50'],
+    [20_410_631, '204106.31'],
+    [-310, '-3.10'],
+    [-5, '-0.05'],
+  ])('%d → %s', (c, text) => {
     expect(formatCents(c)).toBe(text);
   });
 });
@@ -79,12 +86,26 @@ describe('fractions', () => {
 
 describe('integer division', () => {
   it.each([
-    [5, 2, 3], [-5, 2, -3], [4, 3, 1], [-4, 3, -1], [7, 7, 1], [0, 5, 0], [3675, 100, 37], [245, 10, 25],
+    [5, 2, 3],
+    [-5, 2, -3],
+    [4, 3, 1],
+    [-4, 3, -1],
+    [7, 7, 1],
+    [0, 5, 0],
+    [3675, 100, 37],
+    [245, 10, 25],
   ])('divRoundHalfUp(%d, %d) = %d', (num, den, expected) => {
     expect(divRoundHalfUp(num, den)).toBe(expected);
   });
 
-  it.each([[7, 2, 3], [-7, 2, -4], [6, 3, 2], [-6, 3, -2], [0, 9, 0], [802, 7, 114]])('divFloor(%d, %d) = %d', (num, den, expected) => {
+  it.each([
+    [7, 2, 3],
+    [-7, 2, -4],
+    [6, 3, 2],
+    [-6, 3, -2],
+    [0, 9, 0],
+    [802, 7, 114],
+  ])('divFloor(%d, %d) = %d', (num, den, expected) => {
     expect(divFloor(num, den)).toBe(expected);
   });
 

@@ -81,7 +81,10 @@ async function deliver(world: World, ids: number[], address: (i: number) => stri
 }
 
 async function completedCount(database: Database): Promise<number> {
-  const [row] = await database.db.select({ n: sql<number>`count(*)::int` }).from(invoices).where(eq(invoices.status, 'completed'));
+  const [row] = await database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(invoices)
+    .where(eq(invoices.status, 'completed'));
   return row!.n;
 }
 
@@ -208,7 +211,11 @@ describe('the app as processes', () => {
         const statuses = await deliver(shopWorld, ids, () => `http://127.0.0.1:${first.port}/webhooks/orders/paid`, 40);
         expect(statuses.filter((s) => s === 200)).toHaveLength(200);
         // Kill while work is in hand: some done, most not.
-        await waitFor(async () => app!.output.filter((l) => l.includes('"invoice completed"')).length >= 10, 60_000, 'the first completions');
+        await waitFor(
+          async () => app!.output.filter((l) => l.includes('"invoice completed"')).length >= 10,
+          60_000,
+          'the first completions',
+        );
         await app.kill('SIGKILL');
         const doneBeforeKill = app.output.filter((l) => l.includes('"invoice completed"')).length;
         expect(doneBeforeKill).toBeLessThan(200);
@@ -222,7 +229,11 @@ describe('the app as processes', () => {
             await waitFor(async () => (await completedCount(database)) === 200, 120_000, '200 completed invoices');
             await expectExactlyOnce(database, shopWorld, ids);
           } else {
-            await waitFor(async () => ids.every((id) => shopWorld.simulator.metafields(`gid://shopify/Order/${id}`, SHOP).length >= 5), 120_000, 'every order written back');
+            await waitFor(
+              async () => ids.every((id) => shopWorld.simulator.metafields(`gid://shopify/Order/${id}`, SHOP).length >= 5),
+              120_000,
+              'every order written back',
+            );
             await app.kill();
             const pglite = await openDatabase({ kind: 'pglite', dataDir: path.join(storageEnv.DATA_DIR!, 'pglite') });
             try {

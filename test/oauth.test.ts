@@ -72,7 +72,14 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
 
     // The first install made the settings row: installed, not enabled, default settings, no credentials.
     const installed = await h.app.shops.get(shop);
-    expect(installed).toMatchObject({ shop, installed: true, enabled: false, pausedReason: null, credentials: undefined, settingsVersion: 0 });
+    expect(installed).toMatchObject({
+      shop,
+      installed: true,
+      enabled: false,
+      pausedReason: null,
+      credentials: undefined,
+      settingsVersion: 0,
+    });
     expect(installed?.settings).toMatchObject({ environment: 'pruebas', branchCode: '0000', billingPoint: '001' });
 
     // The exchanged token is the simulator's: the Admin API answers with it.
@@ -86,7 +93,10 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
     expect(unknown.status).toBe(302);
     expect(unknown.headers.get('location')).toBe('/api/auth?shop=tienda-nueva.myshopify.com');
 
-    const framed = await fetch(`${h.app.url}/?shop=tienda-nueva.myshopify.com&embedded=1&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW51ZXZh`, { redirect: 'manual' });
+    const framed = await fetch(
+      `${h.app.url}/?shop=tienda-nueva.myshopify.com&embedded=1&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW51ZXZh`,
+      { redirect: 'manual' },
+    );
     expect(framed.status).toBe(200);
     const page = await framed.text();
     expect(page).toContain(`<meta name="shopify-api-key" content="${TEST_API_KEY}">`);
@@ -124,7 +134,7 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
     expect(await sessionRows(shop)).toHaveLength(1);
   });
 
-  it('refuses a callback whose state is not the one in the browser\'s cookie, or with no cookie at all', async () => {
+  it("refuses a callback whose state is not the one in the browser's cookie, or with no cookie at all", async () => {
     const shop = 'tienda-state.myshopify.com';
     const first = await beginInstall(h.app.url, shop);
     const second = await beginInstall(h.app.url, shop);

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PANAMA_LOCATIONS,
-  findLocation,
-  findLocationByCode,
-  findLocations,
-  normalizeName,
-} from '../mappers/panama-locations.ts';
+import { PANAMA_LOCATIONS, findLocation, findLocationByCode, findLocations, normalizeName } from '../mappers/panama-locations.ts';
 
 // Source: panafacturas-factura-electronica Files/Corregimientos.json (2024) has 646 entries.
 const SOURCE_ENTRY_COUNT = 646;

@@ -33,12 +33,24 @@ describe.each(testDatabases)('paid order to authorized invoice, end to end on $n
     expect(delivery.status).toBe(200);
     expect(JSON.parse(delivery.body)).toEqual({ outcome: 'stored' });
 
-    const invoice = await waitFor(async () => {
-      const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, gid));
-      return row?.status === 'completed' ? row : undefined;
-    }, 20_000, 'the invoice to complete');
+    const invoice = await waitFor(
+      async () => {
+        const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, gid));
+        return row?.status === 'completed' ? row : undefined;
+      },
+      20_000,
+      'the invoice to complete',
+    );
 
-    expect(invoice).toMatchObject({ shop: SHOP, step: 'done', fiscalNumber: 1, branchCode: '0000', billingPoint: '001', totalCents: 7578, environment: 'pruebas' });
+    expect(invoice).toMatchObject({
+      shop: SHOP,
+      step: 'done',
+      fiscalNumber: 1,
+      branchCode: '0000',
+      billingPoint: '001',
+      totalCents: 7578,
+      environment: 'pruebas',
+    });
     const cufe = parseCufe(invoice.cufe!);
     expect(cufe).toMatchObject({ fiscalNumber: '0000000001', billingPoint: '001', branch: '0000', environment: '2' });
 

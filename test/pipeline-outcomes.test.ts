@@ -36,12 +36,18 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
   }
   const invoiceOf = async (gid: string) => (await database.db.select().from(invoices).where(eq(invoices.orderGid, gid)))[0];
   const untilStatus = (gid: string, status: string) =>
-    waitFor(async () => {
-      const row = await invoiceOf(gid);
-      return row?.status === status ? row : undefined;
-    }, 20_000, `invoice ${gid} to be ${status}`);
+    waitFor(
+      async () => {
+        const row = await invoiceOf(gid);
+        return row?.status === status ? row : undefined;
+      },
+      20_000,
+      `invoice ${gid} to be ${status}`,
+    );
   const callsOf = async (invoiceId: string) =>
-    (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoiceId)).orderBy(gatewayCalls.id)).map((c) => `${c.operation}:${c.outcome}:${c.code ?? '-'}`);
+    (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoiceId)).orderBy(gatewayCalls.id)).map(
+      (c) => `${c.operation}:${c.outcome}:${c.code ?? '-'}`,
+    );
 
   it('authorized: completed with number 1, PDF and metafields', async () => {
     const { shop, gid, order } = await orderFor();
@@ -49,14 +55,24 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     const row = await untilStatus(gid, 'completed');
     expect(row).toMatchObject({ step: 'done', fiscalNumber: 1, lastErrorKind: null, attempts: 0 });
     expect(await callsOf(row.id)).toEqual(['SendDocument:authorized:200', 'DownloadPDF:pdf:200']);
-    expect(h.simulator.metafields(gid).map((m) => m.key).sort()).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
+    expect(
+      h.simulator
+        .metafields(gid)
+        .map((m) => m.key)
+        .sort(),
+    ).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
   });
 
-  it('several gateways: the worker reads the order\'s transactions from Shopify and invoices each payment form', async () => {
+  it("several gateways: the worker reads the order's transactions from Shopify and invoices each payment form", async () => {
     const { shop } = await orderFor();
     const fs = await import('node:fs');
-    const order = JSON.parse(fs.readFileSync(new URL('./fixtures/orders/gift-card-payment.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-    const nodes = JSON.parse(fs.readFileSync(new URL('./fixtures/orders/gift-card-payment.transactions.json', import.meta.url), 'utf8')) as {
+    const order = JSON.parse(fs.readFileSync(new URL('./fixtures/orders/gift-card-payment.json', import.meta.url), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const nodes = JSON.parse(
+      fs.readFileSync(new URL('./fixtures/orders/gift-card-payment.transactions.json', import.meta.url), 'utf8'),
+    ) as {
       gateway: string;
       kind: string;
       status: string;
@@ -110,7 +126,9 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
     const row = await untilStatus(gid, 'needs_attention');
     expect(row).toMatchObject({ step: 'send', lastErrorKind: 'rejected', lastErrorCode: '201', fiscalNumber: 1, attempts: 2 });
-    expect(row.lastErrorMessage).toBe('The gateway rejected the invoice (code 201): Error al procesar solicitud.. Correct the data it names, then retry.');
+    expect(row.lastErrorMessage).toBe(
+      'The gateway rejected the invoice (code 201): Error al procesar solicitud.. Correct the data it names, then retry.',
+    );
     // Once with a retry, then a person: two sends, nothing issued.
     expect(await callsOf(row.id)).toEqual(['SendDocument:rejected:201', 'SendDocument:rejected:201']);
     expect(h.simulator.metafields(gid)).toEqual([]);
@@ -123,7 +141,9 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
       await h.simulator.orderPaid(shop, order, h.webhookAddress);
       const row = await untilStatus(gid, 'needs_attention');
       expect(row).toMatchObject({ lastErrorKind: 'rejected', lastErrorCode: '109', fiscalNumber: 1, attempts: 1 });
-      expect(row.lastErrorMessage).toBe('The gateway rejected the invoice (code 109): field "telephone1" is required. Complete it in Settings or on the order, then retry.');
+      expect(row.lastErrorMessage).toBe(
+        'The gateway rejected the invoice (code 109): field "telephone1" is required. Complete it in Settings or on the order, then retry.',
+      );
       expect(await callsOf(row.id)).toEqual(['SendDocument:rejected:109']);
 
       h.sandbox.gateway.setExtraRequiredClientFields([]);
@@ -141,13 +161,21 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     const shop0 = `tienda-outcome-${shopCount + 1}.myshopify.com`;
     const { shop, gid, order } = await orderFor({ credentials: { ...credentialsFor(shop0), Token: 'bad-token' } });
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
-    const paused = await waitFor(async () => (await database.db.select().from(shops).where(eq(shops.shop, shop)))[0]?.pausedReason ?? undefined, 20_000, 'the shop to pause');
+    const paused = await waitFor(
+      async () => (await database.db.select().from(shops).where(eq(shops.shop, shop)))[0]?.pausedReason ?? undefined,
+      20_000,
+      'the shop to pause',
+    );
     expect(paused).toMatch(/^The gateway refused the shop's invoicing credentials \("Token de emisor invalido\."\)/);
     // The shop is paused first, then the invoice records why it waits.
-    const waiting = await waitFor(async () => {
-      const row = await invoiceOf(gid);
-      return row?.lastErrorKind ? row : undefined;
-    }, 20_000, 'the invoice to record the refusal');
+    const waiting = await waitFor(
+      async () => {
+        const row = await invoiceOf(gid);
+        return row?.lastErrorKind ? row : undefined;
+      },
+      20_000,
+      'the invoice to record the refusal',
+    );
     expect(waiting).toMatchObject({ status: 'pending', lastErrorKind: 'credentials', lastErrorCode: '101' });
     expect(JSON.stringify(await database.db.select().from(gatewayCalls))).not.toContain('bad-token');
 
@@ -194,7 +222,9 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(row.cufe).toBe(issued[0]!.cufe);
     expect(row.fiscalNumber).toBe(1);
     expect(row.qr).toBe(`https://dgi-fep-test.mef.gob.pa:40001/Consultas/FacturasPorCUFE?CUFE=${row.cufe}`);
-    expect(row.notice).toBe('Recovered after a lost answer: the gateway had already authorized number 0000-001-0000000001; CUFE read from its PDF.');
+    expect(row.notice).toBe(
+      'Recovered after a lost answer: the gateway had already authorized number 0000-001-0000000001; CUFE read from its PDF.',
+    );
     expect(await callsOf(row.id)).toEqual([
       'SendDocument:indeterminate:-',
       'SendDocument:duplicate:102',
@@ -222,7 +252,11 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(row.lastErrorMessage).toBe(
       "The gateway says fiscal number 0000-001-0000000001 is already issued, and it may be this order's invoice, but its CUFE could not be recovered from the gateway. Look the number up in the provider's portal before doing anything else; do not retry blindly.",
     );
-    expect((await callsOf(row.id)).slice(-3)).toEqual(['SendDocument:duplicate:102', 'StatusDocument:authorized:200', 'DownloadPDF:pdf:200']);
+    expect((await callsOf(row.id)).slice(-3)).toEqual([
+      'SendDocument:duplicate:102',
+      'StatusDocument:authorized:200',
+      'DownloadPDF:pdf:200',
+    ]);
     expect(h.simulator.metafields(gid)).toEqual([]);
   });
 
@@ -234,9 +268,16 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
     const row = await untilStatus(gid, 'completed');
     expect(row.fiscalNumber).toBe(2);
-    expect(row.notice).toBe('Fiscal number 0000-001-0000000001 was already used outside this app; the app skipped it and used the next number.');
-    const skips = await database.db.select().from(fiscalSkips).where(and(eq(fiscalSkips.shop, shop)));
-    expect(skips.map((s) => [s.number, s.reason, s.invoiceId])).toEqual([[1, 'gateway answered 102 for a number this app had not sent: used outside the app', row.id]]);
+    expect(row.notice).toBe(
+      'Fiscal number 0000-001-0000000001 was already used outside this app; the app skipped it and used the next number.',
+    );
+    const skips = await database.db
+      .select()
+      .from(fiscalSkips)
+      .where(and(eq(fiscalSkips.shop, shop)));
+    expect(skips.map((s) => [s.number, s.reason, s.invoiceId])).toEqual([
+      [1, 'gateway answered 102 for a number this app had not sent: used outside the app', row.id],
+    ]);
     expect(await callsOf(row.id)).toEqual(['SendDocument:duplicate:102', 'SendDocument:authorized:200', 'DownloadPDF:pdf:200']);
   });
 });

@@ -49,13 +49,21 @@ describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
   let database: Database;
   let h: Harness;
 
-  const invoicesOf = (id: number) => database.db.select().from(invoices).where(and(eq(invoices.shop, SHOP), eq(invoices.orderGid, gidOf(id))));
+  const invoicesOf = (id: number) =>
+    database.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.shop, SHOP), eq(invoices.orderGid, gidOf(id))));
   const restReads = (id: number) => h.simulator.calls().filter((c) => c.operation === 'rest:order' && c.variables['id'] === String(id));
   const completed = (id: number) =>
-    waitFor(async () => {
-      const [row] = await invoicesOf(id);
-      return row?.status === 'completed' ? row : undefined;
-    }, 20_000, `order ${id} to be invoiced`);
+    waitFor(
+      async () => {
+        const [row] = await invoicesOf(id);
+        return row?.status === 'completed' ? row : undefined;
+      },
+      20_000,
+      `order ${id} to be invoiced`,
+    );
 
   beforeAll(async () => {
     database = await target.open();
@@ -63,7 +71,10 @@ describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
     h = await startHarness({ database, env: { RECONCILE_INTERVAL_MINUTES: '0' } });
     await h.installShop(SHOP);
     // The app has been installed for a month: orders of the last days are its business.
-    await database.db.update(shops).set({ installedAt: sql`now() - interval '30 days'` }).where(eq(shops.shop, SHOP));
+    await database.db
+      .update(shops)
+      .set({ installedAt: sql`now() - interval '30 days'` })
+      .where(eq(shops.shop, SHOP));
   });
   afterAll(async () => {
     await h?.close();
@@ -98,7 +109,10 @@ describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
     expect(String(listing.variables['query'])).toMatch(/^financial_status:paid updated_at:>='\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'$/);
 
     // On record like a delivery, marked as the sweep's.
-    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, gidOf(id)));
+    const deliveries = await database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.orderGid, gidOf(id)));
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ topic: 'orders/paid', outcome: 'stored', shop: SHOP, eventId: null });
     expect(deliveries[0]!.webhookId).toMatch(/^sweep-[0-9a-f-]{36}$/);
@@ -119,17 +133,27 @@ describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
     expect(restReads(id)).toEqual([]);
 
     // Shopify finally delivers the webhook it had dropped.
-    const late = await h.simulator.sendWebhook({ address: h.webhookAddress, topic: 'orders/paid', shop: SHOP, payload: paidOrder(id, { createdHoursAgo: 1 }) });
+    const late = await h.simulator.sendWebhook({
+      address: h.webhookAddress,
+      topic: 'orders/paid',
+      shop: SHOP,
+      payload: paidOrder(id, { createdHoursAgo: 1 }),
+    });
     expect(late.status).toBe(200);
     expect(JSON.parse(late.body)).toEqual({ outcome: 'duplicate' });
 
     await new Promise((r) => setTimeout(r, 300)); // give a wrongly enqueued job time to be sent
     const rows = await invoicesOf(id);
     expect(rows).toHaveLength(1);
-    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, rows[0]!.id))).filter((c) => c.operation === 'SendDocument');
+    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, rows[0]!.id))).filter(
+      (c) => c.operation === 'SendDocument',
+    );
     expect(sends).toHaveLength(1);
     expect(h.sandbox.gateway.stats().requests.SendDocument).toBe(1);
-    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, gidOf(id)));
+    const deliveries = await database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.orderGid, gidOf(id)));
     expect(deliveries.map((d) => d.outcome).sort()).toEqual(['duplicate', 'stored']);
   });
 

@@ -44,8 +44,7 @@ function client(request: Json): Json {
 /** Recompute every total from the (2-decimal) lines, so only the line under test is wrong or right. */
 function retotal(request: Json): Json {
   const t = totals(request);
-  const sum = (field: string): number =>
-    (request.document.listItems as Json[]).reduce((acc, i) => acc + parseCents(i[field])!, 0);
+  const sum = (field: string): number => (request.document.listItems as Json[]).reduce((acc, i) => acc + parseCents(i[field])!, 0);
   const isc = t.totalISC ? parseCents(t.totalISC)! : 0;
   t.totalPriceNet = formatCents(sum('priceItem'));
   t.totalITBMS = formatCents(sum('valueITBMS'));
@@ -75,15 +74,39 @@ describe('the example request', () => {
 describe('109: required fields', () => {
   const credentials = ['GW_Company', 'GW_Token', 'Id_Pac', 'Enterprise', 'Company', 'Token'];
   const dataTransaction = [
-    'typeEmission', 'typeDocument', 'numberDocumentFiscal', 'pointBillingFiscal', 'dateBroadcast', 'natureOperation',
-    'typeOperation', 'destinationOperation', 'formatCAFE', 'deliveryCAFE', 'shippingContainer', 'processGeneration',
+    'typeEmission',
+    'typeDocument',
+    'numberDocumentFiscal',
+    'pointBillingFiscal',
+    'dateBroadcast',
+    'natureOperation',
+    'typeOperation',
+    'destinationOperation',
+    'formatCAFE',
+    'deliveryCAFE',
+    'shippingContainer',
+    'processGeneration',
     'typeSale',
   ];
   const itemFields = [
-    'description', 'code', 'amount', 'priceUnit', 'priceUnitDiscount', 'priceItem', 'rateITBMS', 'valueITBMS', 'totalValue',
+    'description',
+    'code',
+    'amount',
+    'priceUnit',
+    'priceUnitDiscount',
+    'priceItem',
+    'rateITBMS',
+    'valueITBMS',
+    'totalValue',
   ];
   const totalsFields = [
-    'totalPriceNet', 'totalITBMS', 'totalAmountTaxed', 'totalInvoice', 'totalValueReceived', 'timePayment', 'nroItems',
+    'totalPriceNet',
+    'totalITBMS',
+    'totalAmountTaxed',
+    'totalInvoice',
+    'totalValueReceived',
+    'timePayment',
+    'nroItems',
     'totalAllItems',
   ];
   const cases: [string, (r: Json) => Json][] = [
@@ -114,10 +137,14 @@ describe('109: required fields', () => {
 
   it('no items, no payments, no document parts → 109', () => {
     expect(check(withChange((r) => (r.document.listItems = [])))).toEqual({
-      code: '109', message: 'field listItems is required', fieldName: 'listItems',
+      code: '109',
+      message: 'field listItems is required',
+      fieldName: 'listItems',
     });
     expect(check(withChange((r) => (totals(r).listFormPayment = [])))).toEqual({
-      code: '109', message: 'field listFormPayment is required', fieldName: 'listFormPayment',
+      code: '109',
+      message: 'field listFormPayment is required',
+      fieldName: 'listFormPayment',
     });
     expect(check(withChange((r) => delete r.document))?.message).toBe('field document is required');
     expect(check(withChange((r) => delete r.document.dataTransaction))?.message).toBe('field dataTransaction is required');
@@ -128,28 +155,36 @@ describe('109: required fields', () => {
 
   it('totalISC may be empty or absent; optional client and GTIN fields may be absent', () => {
     expect(check(withChange((r) => delete totals(r).totalISC))).toBeUndefined();
-    expect(check(withChange((r) => {
-      for (const f of ['businessName', 'address', 'codeLocation', 'province', 'district', 'correction', 'telephone1', 'email1']) {
-        delete client(r)[f];
-      }
-    }))).toBeUndefined();
+    expect(
+      check(
+        withChange((r) => {
+          for (const f of ['businessName', 'address', 'codeLocation', 'province', 'district', 'correction', 'telephone1', 'email1']) {
+            delete client(r)[f];
+          }
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it.each(['01', '03'])('client type %s needs typeTaxpayer, numberRUC, digitCheckRUC, businessName, address', (type) => {
     for (const field of ['typeTaxpayer', 'numberRUC', 'digitCheckRUC', 'businessName', 'address']) {
-      const problem = check(withChange((r) => {
-        Object.assign(client(r), taxpayerClient(type));
-        delete client(r)[field];
-      }));
+      const problem = check(
+        withChange((r) => {
+          Object.assign(client(r), taxpayerClient(type));
+          delete client(r)[field];
+        }),
+      );
       expect(problem).toEqual({ code: '109', message: `field ${field} is required`, fieldName: field });
     }
   });
 
   it('reports the first missing field in document order', () => {
-    const problem = check(withChange((r) => {
-      delete r.Token;
-      delete r.document.dataTransaction.numberDocumentFiscal;
-    }));
+    const problem = check(
+      withChange((r) => {
+        delete r.Token;
+        delete r.document.dataTransaction.numberDocumentFiscal;
+      }),
+    );
     expect(problem?.message).toBe('field Token is required');
   });
 
@@ -176,10 +211,11 @@ describe('201: arithmetic rules of §5, each broken on purpose', () => {
   });
 
   it('rule 1: a discount on a zero-priced item is rejected, no discount on it is fine', () => {
-    const zero = (discount: string) => withChange((r) => {
-      Object.assign(item(r, 2), { priceUnit: '0.00', priceUnitDiscount: discount, priceItem: '0.00', totalValue: '0.00' });
-      retotal(r);
-    });
+    const zero = (discount: string) =>
+      withChange((r) => {
+        Object.assign(item(r, 2), { priceUnit: '0.00', priceUnitDiscount: discount, priceItem: '0.00', totalValue: '0.00' });
+        retotal(r);
+      });
     expect(check(zero('0.00'))).toBeUndefined();
     expect201(check(zero('0.50')), 'priceUnitDiscount', 'regla 2051', 'item 2');
   });
@@ -226,10 +262,11 @@ describe('201: arithmetic rules of §5, each broken on purpose', () => {
   });
 
   it('rule 3 uses the rate of the code: 10 % and 15 %', () => {
-    const at = (rate: string, value: string) => withChange((r) => {
-      Object.assign(item(r, 2), { rateITBMS: rate, valueITBMS: value, totalValue: formatCents(1200 + parseCents(value)!) });
-      retotal(r);
-    });
+    const at = (rate: string, value: string) =>
+      withChange((r) => {
+        Object.assign(item(r, 2), { rateITBMS: rate, valueITBMS: value, totalValue: formatCents(1200 + parseCents(value)!) });
+        retotal(r);
+      });
     expect(check(at('02', '1.20'))).toBeUndefined();
     expect(check(at('03', '1.80'))).toBeUndefined();
     expect201(check(at('03', '1.20')), 'valueITBMS', 'regla 2152', '15%');
@@ -241,7 +278,14 @@ describe('201: arithmetic rules of §5, each broken on purpose', () => {
   });
 
   it('rule 5 (2500): totalPriceNet = Σ priceItem', () => {
-    expect201(check(withChange((r) => (totals(r).totalPriceNet = '57.01'))), 'totalPriceNet', 'regla 2500', '§5 regla 5', '57.01', '= 57.00');
+    expect201(
+      check(withChange((r) => (totals(r).totalPriceNet = '57.01'))),
+      'totalPriceNet',
+      'regla 2500',
+      '§5 regla 5',
+      '57.01',
+      '= 57.00',
+    );
   });
 
   it('rule 6 (2501): totalITBMS = Σ valueITBMS', () => {
@@ -264,11 +308,20 @@ describe('201: arithmetic rules of §5, each broken on purpose', () => {
   });
 
   it('rule 10 (2510): totalValueReceived = Σ valueFeePaid', () => {
-    expect201(check(withChange((r) => (totals(r).totalValueReceived = '60.00'))), 'totalValueReceived', 'regla 2510', '§5 regla 10', '= 60.15');
-    const split = withChange((r) => (totals(r).listFormPayment = [
-      { formPaymentInvoice: '07', valueFeePaid: '10.00' },
-      { formPaymentInvoice: '03', valueFeePaid: '50.15' },
-    ]));
+    expect201(
+      check(withChange((r) => (totals(r).totalValueReceived = '60.00'))),
+      'totalValueReceived',
+      'regla 2510',
+      '§5 regla 10',
+      '= 60.15',
+    );
+    const split = withChange(
+      (r) =>
+        (totals(r).listFormPayment = [
+          { formPaymentInvoice: '07', valueFeePaid: '10.00' },
+          { formPaymentInvoice: '03', valueFeePaid: '50.15' },
+        ]),
+    );
     expect(check(split)).toBeUndefined();
     const short = withChange((r) => (totals(r).listFormPayment[0].valueFeePaid = '60.10'));
     expect201(check(short), 'totalValueReceived', 'regla 2510', '= 60.10');
@@ -278,7 +331,9 @@ describe('201: arithmetic rules of §5, each broken on purpose', () => {
     expect201(check(withChange((r) => (totals(r).nroItems = '3'))), 'nroItems', 'regla 2513', '§5 regla 12', 'nroItems 3', '= 2');
     const many = withChange((r) => {
       r.document.listItems = Array.from({ length: 1001 }, (_, i) => ({
-        ...item(EXAMPLE, 2), description: `Libro ${i + 1}`, code: `LIB-${i + 1}`,
+        ...item(EXAMPLE, 2),
+        description: `Libro ${i + 1}`,
+        code: `LIB-${i + 1}`,
       }));
       retotal(r);
     });
@@ -293,10 +348,12 @@ describe('201: arithmetic rules of §5, each broken on purpose', () => {
   });
 
   it('reports the first broken rule: an item rule before a totals rule', () => {
-    const problem = check(withChange((r) => {
-      item(r, 2).priceItem = '12.50';
-      totals(r).totalPriceNet = '99.00';
-    }));
+    const problem = check(
+      withChange((r) => {
+        item(r, 2).priceItem = '12.50';
+        totals(r).totalPriceNet = '99.00';
+      }),
+    );
     expect201(problem, 'priceItem', 'regla 2053', 'item 2');
   });
 });
@@ -313,18 +370,40 @@ describe('201: client by type', () => {
   });
 
   it('01 with a malformed DV or RUC is rejected', () => {
-    expect201(check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { digitCheckRUC: '5' }))), 'digitCheckRUC', 'formato inválido');
-    expect201(check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { numberRUC: 'ABC' }))), 'digitCheckRUC', 'regla 1601');
+    expect201(
+      check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { digitCheckRUC: '5' }))),
+      'digitCheckRUC',
+      'formato inválido',
+    );
+    expect201(
+      check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { numberRUC: 'ABC' }))),
+      'digitCheckRUC',
+      'regla 1601',
+    );
   });
 
   it('01 name and address lengths', () => {
-    expect201(check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { businessName: 'A' }))), 'businessName', 'businessName', '2 a 200');
-    expect201(check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { businessName: 'A'.repeat(201) }))), 'businessName', 'tiene 201');
+    expect201(
+      check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { businessName: 'A' }))),
+      'businessName',
+      'businessName',
+      '2 a 200',
+    );
+    expect201(
+      check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { businessName: 'A'.repeat(201) }))),
+      'businessName',
+      'tiene 201',
+    );
     expect201(check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { address: 'Cl 5' }))), 'address', '5 a 100');
   });
 
   it('01 with an unknown typeTaxpayer is rejected', () => {
-    expect201(check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { typeTaxpayer: '3' }))), 'typeTaxpayer', 'código inválido', '"3"');
+    expect201(
+      check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { typeTaxpayer: '3' }))),
+      'typeTaxpayer',
+      'código inválido',
+      '"3"',
+    );
   });
 
   it('02 consumidor final needs nothing beyond type and country', () => {
@@ -333,9 +412,17 @@ describe('201: client by type', () => {
   });
 
   it('04 extranjero must not carry typeTaxpayer, numberRUC or digitCheckRUC', () => {
-    expect(check(withChange((r) => (r.document.dataTransaction.client = { typeClientEB: '04', businessName: 'John Smith', country: 'PA' })))).toBeUndefined();
-    for (const [field, value] of [['typeTaxpayer', '1'], ['numberRUC', '8-442-445'], ['digitCheckRUC', '08']]) {
-      const problem = check(withChange((r) => (r.document.dataTransaction.client = { typeClientEB: '04', country: 'PA', [field!]: value })));
+    expect(
+      check(withChange((r) => (r.document.dataTransaction.client = { typeClientEB: '04', businessName: 'John Smith', country: 'PA' }))),
+    ).toBeUndefined();
+    for (const [field, value] of [
+      ['typeTaxpayer', '1'],
+      ['numberRUC', '8-442-445'],
+      ['digitCheckRUC', '08'],
+    ]) {
+      const problem = check(
+        withChange((r) => (r.document.dataTransaction.client = { typeClientEB: '04', country: 'PA', [field!]: value })),
+      );
       expect201(problem, field!, 'typeClientEB 04', field!);
     }
   });
@@ -431,10 +518,13 @@ describe('201: codes and formats', () => {
   });
 
   it('more than 10 payment forms is rejected', () => {
-    const request = withChange((r) => (totals(r).listFormPayment = [
-      ...Array.from({ length: 10 }, () => ({ formPaymentInvoice: '02', valueFeePaid: '6.00' })),
-      { formPaymentInvoice: '02', valueFeePaid: '0.15' },
-    ]));
+    const request = withChange(
+      (r) =>
+        (totals(r).listFormPayment = [
+          ...Array.from({ length: 10 }, () => ({ formPaymentInvoice: '02', valueFeePaid: '6.00' })),
+          { formPaymentInvoice: '02', valueFeePaid: '0.15' },
+        ]),
+    );
     expect201(check(request), 'listFormPayment', 'máximo es 10');
   });
 });

@@ -35,7 +35,12 @@ function documentData(request: Json, withSerial: boolean): Json {
   const { Company, Token, GW_Company, GW_Token, Id_Pac, Enterprise } = request;
   const d = request.document.dataTransaction;
   return {
-    GW_Company, GW_Token, Id_Pac, Enterprise, Company, Token,
+    GW_Company,
+    GW_Token,
+    Id_Pac,
+    Enterprise,
+    Company,
+    Token,
     ...(withSerial ? { Branch: '', invoiceId: '' } : {}),
     documentData: {
       codeBranchIssuing: request.document.codeBranchIssuer,
@@ -56,7 +61,12 @@ interface Answer {
   elapsedMs: number;
 }
 
-async function post(base: string, operation: string, body: unknown, init: { auth?: string | null; signal?: AbortSignal; raw?: string } = {}): Promise<Answer> {
+async function post(
+  base: string,
+  operation: string,
+  body: unknown,
+  init: { auth?: string | null; signal?: AbortSignal; raw?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const auth = init.auth === undefined ? BEARER : init.auth;
   if (auth !== null) headers.authorization = auth;
@@ -74,11 +84,21 @@ async function post(base: string, operation: string, body: unknown, init: { auth
   } catch {
     // non-JSON bodies are checked through `text`
   }
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json, elapsedMs: performance.now() - started };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text,
+    json,
+    elapsedMs: performance.now() - started,
+  };
 }
 
 async function setFaults(base: string, faults: unknown): Promise<Response> {
-  return fetch(`${base}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+  return fetch(`${base}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
 }
 
 async function listDocuments(base: string): Promise<Json[]> {
@@ -90,7 +110,10 @@ async function listDocuments(base: string): Promise<Json[]> {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Json)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Json)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -123,8 +146,19 @@ describe('SendDocument', () => {
     expect(answer.contentType).toMatch(/^application\/json/);
     const body = answer.json;
     expect(Object.keys(body)).toEqual([
-      'code', 'result', 'message', 'cufe', 'id', 'invoice', 'qr', 'xml', 'receptionDateDGI', 'nroAuthorizationProtocol',
-      'deadline', 'secuence', 'warnings',
+      'code',
+      'result',
+      'message',
+      'cufe',
+      'id',
+      'invoice',
+      'qr',
+      'xml',
+      'receptionDateDGI',
+      'nroAuthorizationProtocol',
+      'deadline',
+      'secuence',
+      'warnings',
     ]);
     expect(sendDocumentSuccessSchema.safeParse(body).success).toBe(true);
     expect(body).toMatchObject({ code: '200', result: 'procesado', id: null, invoice: null, xml: null, deadline: null, secuence: null });
@@ -168,7 +202,11 @@ describe('SendDocument', () => {
   });
 
   it('environment 1 gives the production QR host and environment digit 1 in the cufe', async () => {
-    const answer = await post(sandbox.url, 'SendDocument', sendRequest((r) => (r.environment = '1')));
+    const answer = await post(
+      sandbox.url,
+      'SendDocument',
+      sendRequest((r) => (r.environment = '1')),
+    );
     expect(answer.json.code).toBe('200');
     expect(answer.json.qr.startsWith(PRODUCTION_HOST)).toBe(true);
     expect(new URL(answer.json.qr).searchParams.get('iAmb')).toBe('1');
@@ -206,7 +244,11 @@ describe('SendDocument', () => {
   });
 
   it('109 names the missing field', async () => {
-    const answer = await post(sandbox.url, 'SendDocument', sendRequest((r) => delete r.document.dataTransaction.numberDocumentFiscal));
+    const answer = await post(
+      sandbox.url,
+      'SendDocument',
+      sendRequest((r) => delete r.document.dataTransaction.numberDocumentFiscal),
+    );
     expect(answer.json).toEqual({ code: '109', result: 'error', message: 'field numberDocumentFiscal is required' });
   });
 
@@ -216,7 +258,8 @@ describe('SendDocument', () => {
     expect(answer.json).toEqual({
       code: '201',
       result: 'error',
-      message: 'Error al procesar solicitud: regla 2053 (§5 regla 2): item 1: priceItem 45.01 != amount × (priceUnit − priceUnitDiscount) = 45.00',
+      message:
+        'Error al procesar solicitud: regla 2053 (§5 regla 2): item 1: priceItem 45.01 != amount × (priceUnit − priceUnitDiscount) = 45.00',
     });
     request.document.listItems[0].priceItem = '45.00';
     expect((await post(sandbox.url, 'SendDocument', request)).json.code).toBe('200');
@@ -275,7 +318,9 @@ describe('DownloadPDF', () => {
       // Same clock, same seed: both sandboxes issued the same invoice.
       expect(sent[0]!.cufe).toBe(sent[1]!.cufe);
       expect(drawn).toBe(1); // already drawing, before any DownloadPDF
-      const [a, b] = await Promise.all([threaded, here].map(async (s) => (await post(s.url, 'DownloadPDF', documentData(request, true))).json));
+      const [a, b] = await Promise.all(
+        [threaded, here].map(async (s) => (await post(s.url, 'DownloadPDF', documentData(request, true))).json),
+      );
       expect(a!.code).toBe('200');
       expect(a!.document).toBe(b!.document);
       expect(drawn).toBe(1);
@@ -306,8 +351,13 @@ describe('DownloadPDF', () => {
         totalValue: '1.07',
       }));
       Object.assign(r.document.totalsSubTotals, {
-        totalPriceNet: '250.00', totalITBMS: '17.50', totalAmountTaxed: '17.50', totalAllItems: '267.50',
-        totalInvoice: '267.50', totalValueReceived: '267.50', nroItems: '250',
+        totalPriceNet: '250.00',
+        totalITBMS: '17.50',
+        totalAmountTaxed: '17.50',
+        totalAllItems: '267.50',
+        totalInvoice: '267.50',
+        totalValueReceived: '267.50',
+        nroItems: '250',
         listFormPayment: [{ formPaymentInvoice: '03', valueFeePaid: '267.50' }],
       });
     });
@@ -325,11 +375,15 @@ describe('DownloadPDF', () => {
   it('an unknown document → {code 201, Documento no encontrado}; a bad token → 101', async () => {
     const request = sendRequest(); // never sent
     expect((await post(sandbox.url, 'DownloadPDF', documentData(request, true))).json).toEqual({
-      code: '201', result: 'error', message: 'Documento no encontrado',
+      code: '201',
+      result: 'error',
+      message: 'Documento no encontrado',
     });
     const badToken = { ...documentData(request, true), Token: 'bad' };
     expect((await post(sandbox.url, 'DownloadPDF', badToken)).json).toEqual({
-      code: '101', result: 'error', message: 'Token de emisor invalido.',
+      code: '101',
+      result: 'error',
+      message: 'Token de emisor invalido.',
     });
   });
 
@@ -337,7 +391,9 @@ describe('DownloadPDF', () => {
     const body = documentData(sendRequest(), true);
     delete body.documentData.numberDocumentFiscal;
     expect((await post(sandbox.url, 'DownloadPDF', body)).json).toEqual({
-      code: '109', result: 'error', message: 'field numberDocumentFiscal is required',
+      code: '109',
+      result: 'error',
+      message: 'field numberDocumentFiscal is required',
     });
   });
 });
@@ -385,7 +441,9 @@ describe('Authorization header', () => {
   it('accepts "Bearer <t>" and the bare "<t>" by default', async () => {
     expect((await post(sandbox.url, 'SendDocument', sendRequest(), { auth: BEARER })).json.code).toBe('200');
     expect((await post(sandbox.url, 'SendDocument', sendRequest(), { auth: DEFAULT_SANDBOX_AUTH_TOKEN })).json.code).toBe('200');
-    expect((await post(sandbox.url, 'SendDocument', sendRequest(), { auth: `bearer ${DEFAULT_SANDBOX_AUTH_TOKEN}` })).json.code).toBe('200');
+    expect((await post(sandbox.url, 'SendDocument', sendRequest(), { auth: `bearer ${DEFAULT_SANDBOX_AUTH_TOKEN}` })).json.code).toBe(
+      '200',
+    );
   });
 
   it('can require one scheme and a configured token', async () => {
@@ -405,16 +463,28 @@ describe('Authorization header', () => {
 });
 
 describe('configured taxpayers', () => {
-  it('accepts only the configured Company/Token pairs and uses each one\'s issuer in the cufe', async () => {
+  it("accepts only the configured Company/Token pairs and uses each one's issuer in the cufe", async () => {
     const issuer = { ruc: '8-442-445', dv: '08', taxpayerType: '1' as const, name: 'José Núñez', address: 'David, Chiriquí' };
     const server = await startSandboxServer({ taxpayers: [{ Company: 'shop-a', Token: 'secret-a', issuer }] });
     try {
-      const ok = await post(server.url, 'SendDocument', sendRequest((r) => Object.assign(r, { Company: 'shop-a', Token: 'secret-a' })));
+      const ok = await post(
+        server.url,
+        'SendDocument',
+        sendRequest((r) => Object.assign(r, { Company: 'shop-a', Token: 'secret-a' })),
+      );
       expect(ok.json.code).toBe('200');
       expect(parseCufe(ok.json.cufe)).toMatchObject({ ruc: '8-442-445', dv: '08', taxpayerType: '1' });
-      const wrong = await post(server.url, 'SendDocument', sendRequest((r) => Object.assign(r, { Company: 'shop-a', Token: 'secret-b' })));
+      const wrong = await post(
+        server.url,
+        'SendDocument',
+        sendRequest((r) => Object.assign(r, { Company: 'shop-a', Token: 'secret-b' })),
+      );
       expect(wrong.json.code).toBe('101');
-      const other = await post(server.url, 'SendDocument', sendRequest((r) => Object.assign(r, { Company: 'shop-b', Token: 'secret-a' })));
+      const other = await post(
+        server.url,
+        'SendDocument',
+        sendRequest((r) => Object.assign(r, { Company: 'shop-b', Token: 'secret-a' })),
+      );
       expect(other.json.code).toBe('101');
     } finally {
       await server.close();
@@ -495,7 +565,13 @@ describe('fault injection', () => {
     expect(status.json).toEqual({ code: '200', statusDocument: 'Autorizada', messageDocument: 'Autorizado el uso de la FE' });
     const number = request.document.dataTransaction.numberDocumentFiscal;
     const listed = (await listDocuments(faulty.url)).find((d) => d.numberDocumentFiscal === number);
-    expect(listed).toMatchObject({ company: 'sandbox-taxpayer', codeBranchIssuer: '0000', pointBillingFiscal: '001', typeDocument: '01', totalInvoice: '60.15' });
+    expect(listed).toMatchObject({
+      company: 'sandbox-taxpayer',
+      codeBranchIssuer: '0000',
+      pointBillingFiscal: '001',
+      typeDocument: '01',
+      totalInvoice: '60.15',
+    });
     expect(parseCufe(listed!.cufe)?.fiscalNumber).toBe(number);
     expect((await post(faulty.url, 'SendDocument', request)).json.code).toBe('102');
   });
@@ -516,7 +592,9 @@ describe('fault injection', () => {
       const result: string[] = [];
       for (let i = 0; i < 30; i++) {
         const reply = await gateway.handle('SendDocument', sendRequest(), BEARER);
-        result.push(`${reply.kind}:${reply.kind === 'drop' ? '' : reply.status}:${reply.kind === 'json' ? reply.body.code : ''}:${reply.delayMs}`);
+        result.push(
+          `${reply.kind}:${reply.kind === 'drop' ? '' : reply.status}:${reply.kind === 'json' ? reply.body.code : ''}:${reply.delayMs}`,
+        );
       }
       return result;
     };

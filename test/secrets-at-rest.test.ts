@@ -48,7 +48,9 @@ const targets: Target[] = [
       return { database: await openDatabase({ kind: 'pglite', dataDir }), dataDir };
     },
   },
-  ...(postgresUrlForTests ? [{ name: 'postgres', open: async () => ({ database: await testDatabases[1]!.open(), dataDir: undefined }) }] : []),
+  ...(postgresUrlForTests
+    ? [{ name: 'postgres', open: async () => ({ database: await testDatabases[1]!.open(), dataDir: undefined }) }]
+    : []),
 ];
 
 describe.each(targets)('secrets at rest on $name', (target) => {
@@ -73,7 +75,10 @@ describe.each(targets)('secrets at rest on $name', (target) => {
     secrets.set('custom app token', accessToken);
     await addCustomAppShop(h.app.sessions, h.app.shops, CUSTOM_SHOP, accessToken);
 
-    for (const [shop, tag] of [[OAUTH_SHOP, 'oauth'], [CUSTOM_SHOP, 'custom']] as const) {
+    for (const [shop, tag] of [
+      [OAUTH_SHOP, 'oauth'],
+      [CUSTOM_SHOP, 'custom'],
+    ] as const) {
       const creds = credentials(tag);
       for (const [k, v] of Object.entries(creds)) if (k !== 'Id_Pac') secrets.set(`${tag} ${k}`, v);
       const saved = await h.app.shops.saveSettings(shop, { ...(await h.app.shops.get(shop))!.settings, credentials: creds, enabled: true });
@@ -86,10 +91,14 @@ describe.each(targets)('secrets at rest on $name', (target) => {
 
     await h.simulator.orderPaid(OAUTH_SHOP, makePaidOrder({ id: 5_900_000_000_901 }), h.webhookAddress);
     await h.simulator.orderPaid(CUSTOM_SHOP, makePaidOrder({ id: 5_900_000_000_902 }), h.webhookAddress);
-    await waitFor(async () => {
-      const rows = await database.db.select({ status: invoices.status }).from(invoices);
-      return rows.length === 2 && rows.every((r) => r.status === 'completed');
-    }, 30_000, 'both invoices completed');
+    await waitFor(
+      async () => {
+        const rows = await database.db.select({ status: invoices.status }).from(invoices);
+        return rows.length === 2 && rows.every((r) => r.status === 'completed');
+      },
+      30_000,
+      'both invoices completed',
+    );
 
     expect(h.simulator.refreshCount(OAUTH_SHOP)).toBe(1);
     const refreshed = (await h.app.sessions.loadSession(offlineSessionId(OAUTH_SHOP)))!;

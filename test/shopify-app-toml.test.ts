@@ -112,7 +112,10 @@ describe('shopify.app.toml', () => {
   });
 
   it('defines exactly the order metafields the write-back sets, with its types, read-only for merchants', () => {
-    const defs = ((app['order'] as Toml)['metafields'] as Toml)['app'] as Record<string, { type: string; name: string; access: { admin: string } }>;
+    const defs = ((app['order'] as Toml)['metafields'] as Toml)['app'] as Record<
+      string,
+      { type: string; name: string; access: { admin: string } }
+    >;
     expect(Object.fromEntries(Object.entries(defs).map(([k, d]) => [k, d.type]))).toEqual(INVOICE_METAFIELD_TYPES);
     for (const d of Object.values(defs)) {
       expect(d.access.admin).toBe('merchant_read');
@@ -146,11 +149,20 @@ describe('the subscribed addresses are served', () => {
   it('each subscription uri answers an unsigned delivery 401 (a handler is there, not a 404)', async () => {
     for (const s of webhooks.subscriptions) {
       for (const topic of [...(s.topics ?? []), ...(s.compliance_topics ?? [])]) {
-        const result = await h.simulator.sendWebhook({ address: `${h.app.url}${s.uri}`, topic, shop: 'tienda-toml.myshopify.com', payload: { shop_domain: 'tienda-toml.myshopify.com' }, secret: 'wrong' });
+        const result = await h.simulator.sendWebhook({
+          address: `${h.app.url}${s.uri}`,
+          topic,
+          shop: 'tienda-toml.myshopify.com',
+          payload: { shop_domain: 'tienda-toml.myshopify.com' },
+          secret: 'wrong',
+        });
         expect(result.status, `${topic} at ${s.uri}`).toBe(401);
       }
     }
-    const callback = await fetch(`${h.app.url}${AUTH_CALLBACK_PATH}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' } });
+    const callback = await fetch(`${h.app.url}${AUTH_CALLBACK_PATH}`, {
+      redirect: 'manual',
+      headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' },
+    });
     expect(callback.status).toBe(400);
   });
 });

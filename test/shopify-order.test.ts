@@ -81,12 +81,24 @@ describe('parseShopifyOrder', () => {
       noteAttributes: [],
       customer: { gid: 'gid://shopify/Customer/12900000010001', firstName: 'Ana', lastName: 'Pérez', email: 'ana.perez@example.com' },
       billingAddress: {
-        name: 'Ana Pérez', firstName: 'Ana', lastName: 'Pérez', address1: 'Avenida Central, Casa 12', city: 'David',
-        province: 'Chiriquí', countryCode: 'PA', phone: '+507 6123-4567',
+        name: 'Ana Pérez',
+        firstName: 'Ana',
+        lastName: 'Pérez',
+        address1: 'Avenida Central, Casa 12',
+        city: 'David',
+        province: 'Chiriquí',
+        countryCode: 'PA',
+        phone: '+507 6123-4567',
       },
       shippingAddress: {
-        name: 'Ana Pérez', firstName: 'Ana', lastName: 'Pérez', address1: 'Avenida Central, Casa 12', city: 'David',
-        province: 'Chiriquí', countryCode: 'PA', phone: '+507 6123-4567',
+        name: 'Ana Pérez',
+        firstName: 'Ana',
+        lastName: 'Pérez',
+        address1: 'Avenida Central, Casa 12',
+        city: 'David',
+        province: 'Chiriquí',
+        countryCode: 'PA',
+        phone: '+507 6123-4567',
       },
       paymentGatewayNames: ['shopify_payments'],
     });
@@ -134,25 +146,44 @@ describe('parseShopifyOrder', () => {
 
   it('reads line details: several tax lines, gift cards, current quantity, blank SKU, barcode, numeric attribute values', () => {
     const json = body('gift-card-line');
-    json.line_items[0].tax_lines.push({ title: 'Municipal', rate: 0.025, price: '1.50', price_set: { shop_money: { amount: '1.50', currency_code: 'USD' } } });
+    json.line_items[0].tax_lines.push({
+      title: 'Municipal',
+      rate: 0.025,
+      price: '1.50',
+      price_set: { shop_money: { amount: '1.50', currency_code: 'USD' } },
+    });
     json.line_items[0].current_quantity = 0;
     json.line_items[0].sku = '  ';
     json.line_items[0].barcode = '7501234567893';
-    json.note_attributes = [{ name: 'ruc', value: 155596713 }, { name: 'dv', value: null }];
+    json.note_attributes = [
+      { name: 'ruc', value: 155596713 },
+      { name: 'dv', value: null },
+    ];
     const order = parsed(json);
     const [painting, giftCard] = order.lineItems;
-    expect(painting!.taxLines.map((t) => [t.rate, t.amount])).toEqual([[{ num: 7, den: 100 }, 420], [{ num: 1, den: 40 }, 150]]);
+    expect(painting!.taxLines.map((t) => [t.rate, t.amount])).toEqual([
+      [{ num: 7, den: 100 }, 420],
+      [{ num: 1, den: 40 }, 150],
+    ]);
     expect(painting!.currentQuantity).toBe(0);
     expect(painting!.sku).toBeUndefined();
     expect(painting!.barcode).toBe('7501234567893');
     expect(giftCard).toMatchObject({ giftCard: true, taxable: false, name: 'Tarjeta de regalo - $25.00' });
-    expect(order.noteAttributes).toEqual([{ name: 'ruc', value: '155596713' }, { name: 'dv', value: '' }]);
+    expect(order.noteAttributes).toEqual([
+      { name: 'ruc', value: '155596713' },
+      { name: 'dv', value: '' },
+    ]);
   });
 
   it('reads discount allocations, tips and the B2B company the pipeline may add', () => {
     const json = body('uneven-discounts');
     json.total_tip_received = '2.50';
-    json.company = { id: 6800000000001, location_id: 6900000000001, name: 'Importadora Ejemplo, S.A.', tax_registration_id: '155646463-2-2017 DV 86' };
+    json.company = {
+      id: 6800000000001,
+      location_id: 6900000000001,
+      name: 'Importadora Ejemplo, S.A.',
+      tax_registration_id: '155646463-2-2017 DV 86',
+    };
     const order = parsed(json);
     expect(order.lineItems[1]!.discountAllocations).toEqual([
       { amount: 375, discountApplicationIndex: 0 },
@@ -160,18 +191,25 @@ describe('parseShopifyOrder', () => {
     ]);
     expect(order.totalTip).toBe(250);
     expect(order.company).toEqual({
-      id: '6800000000001', locationId: '6900000000001', name: 'Importadora Ejemplo, S.A.', taxRegistrationId: '155646463-2-2017 DV 86',
+      id: '6800000000001',
+      locationId: '6900000000001',
+      name: 'Importadora Ejemplo, S.A.',
+      taxRegistrationId: '155646463-2-2017 DV 86',
     });
   });
 
   it('yields problems, never an exception, for a body it cannot read', () => {
     expect(parseShopifyOrder(null)).toEqual({
       ok: false,
-      problems: [{
-        code: 'order_unreadable',
-        message: "Shopify's order data could not be read (order: Invalid input: expected object, received null). No invoice was made; please contact the app's support with the order number.",
-        messageEs: 'Los datos del pedido enviados por Shopify no se pudieron leer (pedido: Invalid input: expected object, received null). No se emitió factura; contacte al soporte de la app con el número de pedido.',
-      }],
+      problems: [
+        {
+          code: 'order_unreadable',
+          message:
+            "Shopify's order data could not be read (order: Invalid input: expected object, received null). No invoice was made; please contact the app's support with the order number.",
+          messageEs:
+            'Los datos del pedido enviados por Shopify no se pudieron leer (pedido: Invalid input: expected object, received null). No se emitió factura; contacte al soporte de la app con el número de pedido.',
+        },
+      ],
     });
     const json = body();
     json.line_items[1].price_set.shop_money.amount = '12.345';
@@ -180,7 +218,10 @@ describe('parseShopifyOrder', () => {
     const result = parseShopifyOrder(json);
     expect(!result.ok && result.problems.map((p) => [p.path, p.message.split('(')[1]?.split(')')[0]])).toEqual([
       ['line_items[0].quantity', 'line_items[0].quantity: must be a whole number'],
-      ['line_items[1].price_set.shop_money.amount', 'line_items[1].price_set.shop_money.amount: "12.345" is not an amount with at most 2 decimals'],
+      [
+        'line_items[1].price_set.shop_money.amount',
+        'line_items[1].price_set.shop_money.amount: "12.345" is not an amount with at most 2 decimals',
+      ],
       ['shipping_lines[0].tax_lines[0].rate', 'shipping_lines[0].tax_lines[0].rate: siete is not a tax rate'],
     ]);
     expect(parseShopifyOrder({ currency: 'USD' })).toMatchObject({ ok: false, problems: [{ path: 'line_items' }] });

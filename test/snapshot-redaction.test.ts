@@ -47,7 +47,8 @@ describe('redactOrderSnapshot', () => {
     for (const key of ['email', 'contact_email', 'phone', 'billing_address', 'shipping_address', 'note', 'client_details', 'browser_ip']) {
       if (key in order) expect(redacted[key], key).toBeNull();
     }
-    if (isRecord(order['customer'])) expect(Object.keys(redacted['customer'] as Json).every((k) => k === 'id' || k === 'admin_graphql_api_id')).toBe(true);
+    if (isRecord(order['customer']))
+      expect(Object.keys(redacted['customer'] as Json).every((k) => k === 'id' || k === 'admin_graphql_api_id')).toBe(true);
     if ('note_attributes' in order) expect(redacted['note_attributes']).toEqual([]);
 
     const original = parseShopifyOrder(order);
@@ -58,7 +59,15 @@ describe('redactOrderSnapshot', () => {
       const a = after.order;
       expect(a.lineItems).toEqual(o.lineItems);
       expect(a.shippingLines).toEqual(o.shippingLines);
-      expect([a.totalPrice, a.totalTax, a.totalTip, a.currency, a.taxesIncluded, a.orderGid, a.name]).toEqual([o.totalPrice, o.totalTax, o.totalTip, o.currency, o.taxesIncluded, o.orderGid, o.name]);
+      expect([a.totalPrice, a.totalTax, a.totalTip, a.currency, a.taxesIncluded, a.orderGid, a.name]).toEqual([
+        o.totalPrice,
+        o.totalTax,
+        o.totalTip,
+        o.currency,
+        o.taxesIncluded,
+        o.orderGid,
+        o.name,
+      ]);
       expect(a.paymentGatewayNames).toEqual(o.paymentGatewayNames);
       expect(a.email).toBeUndefined();
       expect(a.billingAddress).toBeUndefined();
@@ -83,23 +92,49 @@ describe('redactOrderSnapshot', () => {
 });
 
 describe('redactDocumentClient and redactRequestClient', () => {
-  const document = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/gateway/send-document-example.json'), 'utf8')) as { document: GatewayDocument };
+  const document = JSON.parse(
+    fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/gateway/send-document-example.json'), 'utf8'),
+  ) as { document: GatewayDocument };
 
   it('keep the client classification and place, drop who the client is', () => {
     const doc: GatewayDocument = {
       ...document.document,
       dataTransaction: {
         ...document.document.dataTransaction,
-        client: { typeClientEB: '01', typeTaxpayer: '2', numberRUC: '155596713-2-2015', digitCheckRUC: '59', businessName: 'Comercio, S.A.', address: 'Calle 50', codeLocation: '8-8-7', province: 'PANAMA', district: 'PANAMA', correction: 'BELLA VISTA', telephone1: '6000-0000', email1: 'a@example.com', country: 'PA' },
+        client: {
+          typeClientEB: '01',
+          typeTaxpayer: '2',
+          numberRUC: '155596713-2-2015',
+          digitCheckRUC: '59',
+          businessName: 'Comercio, S.A.',
+          address: 'Calle 50',
+          codeLocation: '8-8-7',
+          province: 'PANAMA',
+          district: 'PANAMA',
+          correction: 'BELLA VISTA',
+          telephone1: '6000-0000',
+          email1: 'a@example.com',
+          country: 'PA',
+        },
       },
     };
     const redacted = redactDocumentClient(doc);
-    expect(redacted.dataTransaction.client).toEqual({ typeClientEB: '01', typeTaxpayer: '2', codeLocation: '8-8-7', province: 'PANAMA', district: 'PANAMA', correction: 'BELLA VISTA', country: 'PA' });
+    expect(redacted.dataTransaction.client).toEqual({
+      typeClientEB: '01',
+      typeTaxpayer: '2',
+      codeLocation: '8-8-7',
+      province: 'PANAMA',
+      district: 'PANAMA',
+      correction: 'BELLA VISTA',
+      country: 'PA',
+    });
     expect(redacted.listItems).toBe(doc.listItems);
     expect(doc.dataTransaction.client.businessName).toBe('Comercio, S.A.'); // input unchanged
 
     const request = { GW_Token: '[redacted]', document: doc };
-    expect((redactRequestClient(request) as { document: GatewayDocument }).document.dataTransaction.client).toEqual(redacted.dataTransaction.client);
+    expect((redactRequestClient(request) as { document: GatewayDocument }).document.dataTransaction.client).toEqual(
+      redacted.dataTransaction.client,
+    );
     const download = { GW_Token: '[redacted]', documentData: { numberDocumentFiscal: '0000000001' } };
     expect(redactRequestClient(download)).toBe(download);
   });

@@ -347,7 +347,13 @@ describe('OAuth', () => {
     const sessions: Session[] = [];
     const app = express();
     app.get('/auth', async (req, res) => {
-      await shopify.auth.begin({ shop: String(req.query['shop']), callbackPath: '/auth/callback', isOnline: false, rawRequest: req, rawResponse: res });
+      await shopify.auth.begin({
+        shop: String(req.query['shop']),
+        callbackPath: '/auth/callback',
+        isOnline: false,
+        rawRequest: req,
+        rawResponse: res,
+      });
     });
     app.get('/auth/callback', async (req, res) => {
       const { session } = await shopify.auth.callback({ rawRequest: req, rawResponse: res, expiring: true });
@@ -360,7 +366,10 @@ describe('OAuth', () => {
     // Browser: app → Shopify authorize → back to the app's callback, carrying the state cookie.
     const begin = await fetch(`${appServer.origin}/auth?shop=${SHOP}`, { redirect: 'manual', headers: { 'User-Agent': BROWSER_UA } });
     expect(begin.status).toBe(302);
-    const cookies = begin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookies = begin.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const toShopify = rewriteShopifyUrl(begin.headers.get('location') ?? '', sim.origin, { shopInQuery: true });
     expect(toShopify?.shop).toBe(SHOP);
     const granted = await fetch(toShopify?.url ?? '', { redirect: 'manual', headers: { 'User-Agent': BROWSER_UA } });
@@ -476,7 +485,9 @@ describe('OAuth', () => {
     expect((await graphqlClient(first.accessToken).request(ORDER_QUERY, { variables: { id: gid } })).data?.order?.id).toBe(gid);
 
     sim.advanceClock(3_601_000);
-    const expired = await graphqlClient(first.accessToken).request(ORDER_QUERY, { variables: { id: gid } }).catch((e: unknown) => e);
+    const expired = await graphqlClient(first.accessToken)
+      .request(ORDER_QUERY, { variables: { id: gid } })
+      .catch((e: unknown) => e);
     expect(expired).toBeInstanceOf(HttpResponseError);
     expect((expired as HttpResponseError).response.code).toBe(401);
 
@@ -506,7 +517,9 @@ describe('OAuth', () => {
     expect(graceSim.refreshCount(SHOP)).toBe(2);
     graceSim.setOrder(SHOP, restOrder(5_900_000_000_012));
     // The lost pair was replaced by the retry; the retried pair works.
-    const lostUse = await graphqlClient(lost.session.accessToken ?? '').request(ORDER_QUERY, { variables: { id: 'gid://shopify/Order/5900000000012' } }).catch((e: unknown) => e);
+    const lostUse = await graphqlClient(lost.session.accessToken ?? '')
+      .request(ORDER_QUERY, { variables: { id: 'gid://shopify/Order/5900000000012' } })
+      .catch((e: unknown) => e);
     expect((lostUse as HttpResponseError).response.code).toBe(401);
     await graphqlClient(retried.session.accessToken ?? '').request(ORDER_QUERY, { variables: { id: 'gid://shopify/Order/5900000000012' } });
     // Once the replacement is used, the old refresh token is gone.
@@ -551,7 +564,13 @@ describe('Admin GraphQL', () => {
     const client = graphqlClient(accessToken);
     const metafields = [
       { ownerId: gid, namespace: '$app', key: 'cufe', type: 'single_line_text_field', value: 'FE0120000155596713-2-2015-0001' },
-      { ownerId: gid, namespace: '$app', key: 'qr_url', type: 'url', value: 'https://dgi-fep.mef.gob.pa/Consultas/FacturasPorQR?chFE=FE01' },
+      {
+        ownerId: gid,
+        namespace: '$app',
+        key: 'qr_url',
+        type: 'url',
+        value: 'https://dgi-fep.mef.gob.pa/Consultas/FacturasPorQR?chFE=FE01',
+      },
       { ownerId: gid, key: 'pdf_url', type: 'url', value: 'https://files.example.test/factura.pdf' },
     ];
 
@@ -628,7 +647,7 @@ describe('Admin GraphQL', () => {
     expect(withDefs.metafields(gid)).toEqual([{ namespace: APP_NS, key: 'cufe', type: 'single_line_text_field', value: 'FE01' }]);
   });
 
-  it('401 with Shopify\'s body for an unknown token, a token of another shop, or a revoked one', async () => {
+  it("401 with Shopify's body for an unknown token, a token of another shop, or a revoked one", async () => {
     const { accessToken } = sim.addShop(SHOP);
     const other = sim.addShop('other.myshopify.com');
     const expectedBody = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
@@ -662,13 +681,31 @@ describe('Admin GraphQL', () => {
     const transactions = async (id: string) => (await client.request(ORDER_QUERY, { variables: { id } })).data?.order?.transactions;
 
     expect(await transactions(single)).toEqual([
-      { id: expect.stringMatching(/^gid:\/\/shopify\/OrderTransaction\/\d+$/), gateway: 'bogus', kind: 'SALE', status: 'SUCCESS', processedAt: '2026-11-20T15:15:00Z', amountSet: { shopMoney: { amount: '90.15', currencyCode: 'USD' } } },
+      {
+        id: expect.stringMatching(/^gid:\/\/shopify\/OrderTransaction\/\d+$/),
+        gateway: 'bogus',
+        kind: 'SALE',
+        status: 'SUCCESS',
+        processedAt: '2026-11-20T15:15:00Z',
+        amountSet: { shopMoney: { amount: '90.15', currencyCode: 'USD' } },
+      },
     ]);
-    expect((await transactions(split))?.map((t: { gateway: string; amountSet: { shopMoney: { amount: string } } }) => [t.gateway, t.amountSet.shopMoney.amount])).toEqual([
+    expect(
+      (await transactions(split))?.map((t: { gateway: string; amountSet: { shopMoney: { amount: string } } }) => [
+        t.gateway,
+        t.amountSet.shopMoney.amount,
+      ]),
+    ).toEqual([
       ['gift_card', '45.08'],
       ['bogus', '45.07'],
     ]);
-    expect((await transactions(given))?.map((t: { kind: string; status: string; amountSet: { shopMoney: { amount: string } } }) => [t.kind, t.status, t.amountSet.shopMoney.amount])).toEqual([
+    expect(
+      (await transactions(given))?.map((t: { kind: string; status: string; amountSet: { shopMoney: { amount: string } } }) => [
+        t.kind,
+        t.status,
+        t.amountSet.shopMoney.amount,
+      ]),
+    ).toEqual([
       ['SALE', 'SUCCESS', '50.0'],
       ['AUTHORIZATION', 'PENDING', '40.15'],
     ]);
@@ -690,16 +727,33 @@ describe('Admin GraphQL', () => {
       }`;
     const client = graphqlClient(accessToken);
     const page = async (after?: string) =>
-      (await client.request(query, { variables: { q: "created_at:>='2026-11-20T00:00:00-05:00'", ...(after ? { after } : {}) } })).data?.orders;
+      (await client.request(query, { variables: { q: "created_at:>='2026-11-20T00:00:00-05:00'", ...(after ? { after } : {}) } })).data
+        ?.orders;
 
     const first = await page();
     expect(first?.edges.map((e: { node: unknown }) => e.node)).toEqual([
-      { id: 'gid://shopify/Order/5900000000022', name: '#22', createdAt: '2026-11-20T13:00:00Z', displayFinancialStatus: 'PAID', legacyResourceId: '5900000000022', updatedAt: '2026-11-20T15:16:00Z', processedAt: '2026-11-20T15:15:00Z', test: true, currencyCode: 'USD', currentTotalPriceSet: { shopMoney: { amount: '90.15', currencyCode: 'USD' } } },
+      {
+        id: 'gid://shopify/Order/5900000000022',
+        name: '#22',
+        createdAt: '2026-11-20T13:00:00Z',
+        displayFinancialStatus: 'PAID',
+        legacyResourceId: '5900000000022',
+        updatedAt: '2026-11-20T15:16:00Z',
+        processedAt: '2026-11-20T15:15:00Z',
+        test: true,
+        currencyCode: 'USD',
+        currentTotalPriceSet: { shopMoney: { amount: '90.15', currencyCode: 'USD' } },
+      },
     ]);
     expect(first?.pageInfo.hasNextPage).toBe(true);
     const second = await page(first?.pageInfo.endCursor);
     expect(second?.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['gid://shopify/Order/5900000000024']);
-    expect(second?.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: second?.edges[0]?.cursor, endCursor: second?.edges[0]?.cursor });
+    expect(second?.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: second?.edges[0]?.cursor,
+      endCursor: second?.edges[0]?.cursor,
+    });
   });
 
   it('fault injection: THROTTLED (200 with errors, nothing written), 429 with Retry-After, 5xx', async () => {
@@ -765,7 +819,9 @@ describe('REST order read', () => {
     const order = restOrder(5_900_000_000_030);
     sim.setOrder(SHOP, order);
     const get = (id: string, token = accessToken) =>
-      fetch(`${sim.origin}/admin/api/2026-10/orders/${id}.json`, { headers: { 'X-Shopify-Access-Token': token, 'x-shopify-shop-domain': SHOP } });
+      fetch(`${sim.origin}/admin/api/2026-10/orders/${id}.json`, {
+        headers: { 'X-Shopify-Access-Token': token, 'x-shopify-shop-domain': SHOP },
+      });
 
     const found = await get('5900000000030');
     expect(found.status).toBe(200);
@@ -787,7 +843,11 @@ describe('rewritingFetch', () => {
     }) as typeof fetch;
     const f = rewritingFetch('http://127.0.0.1:9999/', base);
 
-    await f('https://demo.myshopify.com/admin/api/2026-10/graphql.json?x=1', { method: 'POST', body: '{"q":1}', headers: { 'X-Keep': 'yes' } });
+    await f('https://demo.myshopify.com/admin/api/2026-10/graphql.json?x=1', {
+      method: 'POST',
+      body: '{"q":1}',
+      headers: { 'X-Keep': 'yes' },
+    });
     await f(new Request('https://shop-2.myshopify.com/admin/oauth/access_token', { method: 'POST', body: 'code=1' }));
     await f(new URL('https://gateway.example.test/api/send'));
     await f('http://demo.myshopify.com/admin/api/2026-10/graphql.json');
@@ -800,7 +860,9 @@ describe('rewritingFetch', () => {
       { url: 'http://demo.myshopify.com/admin/api/2026-10/graphql.json', shop: null, body: '', method: 'GET' },
       { url: 'https://demo.myshopify.com.evil.test/admin', shop: null, body: '', method: 'GET' },
     ]);
-    expect(rewriteShopifyUrl('https://demo.myshopify.com/admin/oauth/authorize?client_id=k', 'http://sim.test', { shopInQuery: true })).toEqual({
+    expect(
+      rewriteShopifyUrl('https://demo.myshopify.com/admin/oauth/authorize?client_id=k', 'http://sim.test', { shopInQuery: true }),
+    ).toEqual({
       url: 'http://sim.test/admin/oauth/authorize?client_id=k&shop=demo.myshopify.com',
       shop: 'demo.myshopify.com',
     });
@@ -824,7 +886,9 @@ describe('control API (opt-in, for the demo driver in another process)', () => {
 
     const { accessToken } = ctl.addShop(SHOP);
     await graphqlClient(accessToken).request(METAFIELDS_SET, {
-      variables: { metafields: [{ ownerId: 'gid://shopify/Order/5900000000040', key: 'cufe', type: 'single_line_text_field', value: 'FE01' }] },
+      variables: {
+        metafields: [{ ownerId: 'gid://shopify/Order/5900000000040', key: 'cufe', type: 'single_line_text_field', value: 'FE01' }],
+      },
     });
     const read = await fetch(`${ctl.origin}/_simulator/metafields?order=${encodeURIComponent('gid://shopify/Order/5900000000040')}`);
     expect(await read.json()).toEqual({ metafields: [{ namespace: APP_NS, key: 'cufe', type: 'single_line_text_field', value: 'FE01' }] });

@@ -32,8 +32,22 @@ interface Buyer {
   phone: string;
   street: string;
 }
-const ANA: Buyer = { id: 501, email: 'ana.perez@example.com', firstName: 'Ana', lastName: 'Pérez', phone: '+507 6000-1111', street: 'Calle 50 #12' };
-const LUIS: Buyer = { id: 601, email: 'luis.gomez@example.com', firstName: 'Luis', lastName: 'Gómez', phone: '+507 6000-2222', street: 'Vía España 8' };
+const ANA: Buyer = {
+  id: 501,
+  email: 'ana.perez@example.com',
+  firstName: 'Ana',
+  lastName: 'Pérez',
+  phone: '+507 6000-1111',
+  street: 'Calle 50 #12',
+};
+const LUIS: Buyer = {
+  id: 601,
+  email: 'luis.gomez@example.com',
+  firstName: 'Luis',
+  lastName: 'Gómez',
+  phone: '+507 6000-2222',
+  street: 'Vía España 8',
+};
 
 /** A paid order with the buyer's data everywhere Shopify puts it. */
 function orderOf(id: number, buyer: Buyer): Record<string, unknown> {
@@ -84,7 +98,10 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
   let address: (path: string) => string;
 
   const invoiceOf = async (orderId: number) => {
-    const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, gidOf(orderId)));
+    const [row] = await database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderGid, gidOf(orderId)));
     return row!;
   };
   const send = (path: string, topic: string, payload: object | string, extra: Record<string, unknown> = {}) =>
@@ -96,7 +113,9 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     const db = database.db;
     return {
       invoices: await one(db.select({ n }).from(invoices).where(eq(invoices.shop, shop))),
-      invoicePdfs: await one(db.select({ n }).from(invoicePdfs).innerJoin(invoices, eq(invoices.id, invoicePdfs.invoiceId)).where(eq(invoices.shop, shop))),
+      invoicePdfs: await one(
+        db.select({ n }).from(invoicePdfs).innerJoin(invoices, eq(invoices.id, invoicePdfs.invoiceId)).where(eq(invoices.shop, shop)),
+      ),
       gatewayCalls: await one(db.select({ n }).from(gatewayCalls).where(eq(gatewayCalls.shop, shop))),
       webhookDeliveries: await one(db.select({ n }).from(webhookDeliveries).where(eq(webhookDeliveries.shop, shop))),
       fiscalSequences: await one(db.select({ n }).from(fiscalSequences).where(eq(fiscalSequences.shop, shop))),
@@ -122,10 +141,14 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
       const delivery = await h.simulator.orderPaid(shop, orderOf(id, buyer), h.webhookAddress);
       expect(delivery.status).toBe(200);
     }
-    await waitFor(async () => {
-      const rows = await database.db.select({ status: invoices.status }).from(invoices);
-      return rows.length === 4 && rows.every((r) => r.status === 'completed');
-    }, 30_000, 'four completed invoices');
+    await waitFor(
+      async () => {
+        const rows = await database.db.select({ status: invoices.status }).from(invoices);
+        return rows.length === 4 && rows.every((r) => r.status === 'completed');
+      },
+      30_000,
+      'four completed invoices',
+    );
 
     // An attempt the gateway rejected (109) for Ana: its document was sent but never authorized.
     const authorized = await invoiceOf(5_900_000_000_501);
@@ -176,13 +199,23 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
       expect(JSON.parse(result.body)).toEqual({ error: 'invalid HMAC signature' });
     }
     // Compliance: 401 even when headers are missing too (Shopify's review check), 400 only for a genuine body.
-    const noId = await send('/webhooks/compliance', 'shop/redact', { shop_domain: SHOP }, { ...forged, omitHeaders: ['X-Shopify-Webhook-Id'] });
+    const noId = await send(
+      '/webhooks/compliance',
+      'shop/redact',
+      { shop_domain: SHOP },
+      { ...forged, omitHeaders: ['X-Shopify-Webhook-Id'] },
+    );
     expect(noId.status).toBe(401);
     const noHmac = await send('/webhooks/compliance', 'shop/redact', { shop_domain: SHOP }, { omitHeaders: ['X-Shopify-Hmac-Sha256'] });
     expect(noHmac.status).toBe(401);
     const empty = await send('/webhooks/compliance', 'shop/redact', '', forged);
     expect(empty.status).toBe(401);
-    const genuineButIncomplete = await send('/webhooks/compliance', 'shop/redact', { shop_domain: SHOP }, { omitHeaders: ['X-Shopify-Webhook-Id'] });
+    const genuineButIncomplete = await send(
+      '/webhooks/compliance',
+      'shop/redact',
+      { shop_domain: SHOP },
+      { omitHeaders: ['X-Shopify-Webhook-Id'] },
+    );
     expect(genuineButIncomplete.status).toBe(400);
     // A compliance topic sent to the uninstall address (or the reverse) is refused.
     expect((await send('/webhooks/app/uninstalled', 'shop/redact', { shop_domain: SHOP })).status).toBe(400);
@@ -265,7 +298,19 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
       const row = await invoiceOf(id);
       expect(row.snapshotRedacted).toBe(true);
       const text = JSON.stringify(row.orderSnapshot);
-      for (const personal of [ANA.email, ANA.phone, ANA.street, 'Pérez', 'Apto 3', '0801', 'Feliz cumpleaños', 'Para Ana', 'Llamar a Ana', '190.140.1.23', '8.98']) {
+      for (const personal of [
+        ANA.email,
+        ANA.phone,
+        ANA.street,
+        'Pérez',
+        'Apto 3',
+        '0801',
+        'Feliz cumpleaños',
+        'Para Ana',
+        'Llamar a Ana',
+        '190.140.1.23',
+        '8.98',
+      ]) {
         expect(text, `${id}: ${personal}`).not.toContain(personal);
       }
       // What an invoice is made of is still there: it can be mapped again.
@@ -284,7 +329,11 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     // The authorized invoices' documents are the fiscal record: unchanged, still naming the customer.
     for (const id of [5_900_000_000_501, 5_900_000_000_502]) {
       const row = await invoiceOf(id);
-      expect((row.document as GatewayDocument).dataTransaction.client).toMatchObject({ typeClientEB: '02', businessName: 'Ana Pérez', email1: ANA.email });
+      expect((row.document as GatewayDocument).dataTransaction.client).toMatchObject({
+        typeClientEB: '02',
+        businessName: 'Ana Pérez',
+        email1: ANA.email,
+      });
       expect(row.status).toBe('completed');
       expect(row.cufe).toMatch(/^FE01/);
     }
@@ -314,18 +363,32 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     // The earlier data report repeated Ana's data: gone. The redact record names her by id only.
     const records = await database.db.select().from(complianceRequests).where(eq(complianceRequests.shop, SHOP));
     expect(records.map((r) => r.topic)).toEqual(['customers/redact']);
-    expect(records[0]?.payload).toEqual({ shop_id: '954889', shop_domain: SHOP, customer: { id: '501' }, orders_to_redact: ['5900000000501', '5900000000502'] });
+    expect(records[0]?.payload).toEqual({
+      shop_id: '954889',
+      shop_domain: SHOP,
+      customer: { id: '501' },
+      orders_to_redact: ['5900000000501', '5900000000502'],
+    });
   });
 
   it('app/uninstalled deletes the sessions and disables the shop; invoices stay readable; later orders are not invoiced', async () => {
     expect((await countsFor(SHOP)).sessions).toBe(1);
     // A genuine body about another shop, replayed under this shop's header, is refused.
-    const replayed = await send('/webhooks/app/uninstalled', 'app/uninstalled', { id: 1, domain: 'vecina.example', myshopify_domain: OTHER });
+    const replayed = await send('/webhooks/app/uninstalled', 'app/uninstalled', {
+      id: 1,
+      domain: 'vecina.example',
+      myshopify_domain: OTHER,
+    });
     expect(replayed.status).toBe(400);
     expect(JSON.parse(replayed.body)).toEqual({ error: 'myshopify_domain in the body does not match the X-Shopify-Shop-Domain header' });
     expect((await h.app.shops.get(SHOP))?.installed).toBe(true);
 
-    const result = await send('/webhooks/app/uninstalled', 'app/uninstalled', { id: 954889, domain: 'tienda.example', myshopify_domain: SHOP, name: 'Tienda' });
+    const result = await send('/webhooks/app/uninstalled', 'app/uninstalled', {
+      id: 954889,
+      domain: 'tienda.example',
+      myshopify_domain: SHOP,
+      name: 'Tienda',
+    });
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ outcome: 'uninstalled' });
 
@@ -349,7 +412,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     expect(await h.app.shops.get(OTHER)).toMatchObject({ installed: true, enabled: true });
   });
 
-  it('shop/redact after a reinstall deletes nothing; after the uninstall it deletes all the shop\'s data', async () => {
+  it("shop/redact after a reinstall deletes nothing; after the uninstall it deletes all the shop's data", async () => {
     // Reinstalled by OAuth: installed again, disabled until the merchant enables it; the numbering is kept.
     expect((await installViaOAuth(h.app.url, SHOP)).status).toBe(302);
     expect(await h.app.shops.get(SHOP)).toMatchObject({ installed: true, enabled: false });
@@ -391,11 +454,19 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     expect((await database.db.select().from(fiscalSequences).where(eq(fiscalSequences.shop, OTHER))).length).toBe(1);
   });
 
-  it('keeps Shopify\'s large ids exact (beyond 2^53)', async () => {
+  it("keeps Shopify's large ids exact (beyond 2^53)", async () => {
     const raw = `{"shop_id":1,"shop_domain":"${OTHER}","orders_requested":[820982911946154508],"customer":{"id":115310627314723954,"email":null,"phone":null},"data_request":{"id":1}}`;
-    const result = await h.simulator.sendWebhook({ address: address('/webhooks/compliance'), topic: 'customers/data_request', shop: OTHER, payload: raw });
+    const result = await h.simulator.sendWebhook({
+      address: address('/webhooks/compliance'),
+      topic: 'customers/data_request',
+      shop: OTHER,
+      payload: raw,
+    });
     expect(result.status).toBe(200);
-    const [record] = await database.db.select().from(complianceRequests).where(and(eq(complianceRequests.shop, OTHER), eq(complianceRequests.topic, 'customers/data_request')));
+    const [record] = await database.db
+      .select()
+      .from(complianceRequests)
+      .where(and(eq(complianceRequests.shop, OTHER), eq(complianceRequests.topic, 'customers/data_request')));
     expect(record?.payload).toMatchObject({ orders_requested: ['820982911946154508'], customer: { id: '115310627314723954' } });
   });
 });

@@ -75,14 +75,34 @@ describe('webhook verification keeps the library semantics', () => {
     const v = await same(deliveryHeaders());
     expect(v).toEqual({
       ok: true,
-      webhook: { topic: 'orders/paid', shop: 'tienda.myshopify.com', webhookId: 'w-1', eventId: 'e-1', triggeredAt: '2026-11-20T15:00:00Z', apiVersion: '2026-10', rawBody: BODY },
+      webhook: {
+        topic: 'orders/paid',
+        shop: 'tienda.myshopify.com',
+        webhookId: 'w-1',
+        eventId: 'e-1',
+        triggeredAt: '2026-11-20T15:00:00Z',
+        apiVersion: '2026-10',
+        rawBody: BODY,
+      },
     });
   });
 
   it('401 for a wrong or missing signature; 400 for an empty body', async () => {
-    expect(await same(deliveryHeaders({ 'x-shopify-hmac-sha256': sign(BODY, 'other') }))).toEqual({ ok: false, status: 401, error: 'invalid HMAC signature' });
-    expect(await same(deliveryHeaders({ 'x-shopify-hmac-sha256': undefined }))).toEqual({ ok: false, status: 401, error: 'missing HMAC signature' });
-    expect(await same(deliveryHeaders({ 'x-shopify-hmac-sha256': '' }))).toEqual({ ok: false, status: 401, error: 'missing HMAC signature' });
+    expect(await same(deliveryHeaders({ 'x-shopify-hmac-sha256': sign(BODY, 'other') }))).toEqual({
+      ok: false,
+      status: 401,
+      error: 'invalid HMAC signature',
+    });
+    expect(await same(deliveryHeaders({ 'x-shopify-hmac-sha256': undefined }))).toEqual({
+      ok: false,
+      status: 401,
+      error: 'missing HMAC signature',
+    });
+    expect(await same(deliveryHeaders({ 'x-shopify-hmac-sha256': '' }))).toEqual({
+      ok: false,
+      status: 401,
+      error: 'missing HMAC signature',
+    });
     expect(await same(deliveryHeaders(), '')).toEqual({ ok: false, status: 400, error: 'empty body' });
   });
 
@@ -95,7 +115,11 @@ describe('webhook verification keeps the library semantics', () => {
   });
 
   it('another topic is refused; app/uninstalled and compliance topics normalize alike', async () => {
-    expect(await same(deliveryHeaders({ 'x-shopify-topic': 'orders/create' }))).toEqual({ ok: false, status: 400, error: 'topic orders/create is not handled at this address' });
+    expect(await same(deliveryHeaders({ 'x-shopify-topic': 'orders/create' }))).toEqual({
+      ok: false,
+      status: 400,
+      error: 'topic orders/create is not handled at this address',
+    });
     await same(deliveryHeaders({ 'x-shopify-topic': 'app/uninstalled' }), BODY, ['app/uninstalled']);
     const compliance = await same(deliveryHeaders({ 'x-shopify-topic': 'customers/data_request' }), BODY, ['customers/data_request']);
     expect(compliance.ok).toBe(true);
@@ -115,7 +139,9 @@ describe('webhook verification keeps the library semantics', () => {
   });
 
   it('any mix of present, empty and absent headers, right or wrong signatures and topics', async () => {
-    const optional = fc.option(fc.constantFrom('', 'v', 'orders/paid', 'ORDERS_PAID', 'orders.paid', 'app/uninstalled'), { nil: undefined });
+    const optional = fc.option(fc.constantFrom('', 'v', 'orders/paid', 'ORDERS_PAID', 'orders.paid', 'app/uninstalled'), {
+      nil: undefined,
+    });
     await fc.assert(
       fc.asyncProperty(
         fc.record({
@@ -142,7 +168,9 @@ describe('webhook verification keeps the library semantics', () => {
               [`${prefix}event-id`]: c.eventId,
             }).filter(([, v]) => v !== undefined),
           ) as IncomingHttpHeaders;
-          expect(verifyDelivery(SECRET, headers, c.body, ['orders/paid'])).toEqual(await libraryVerification(headers, c.body, ['orders/paid']));
+          expect(verifyDelivery(SECRET, headers, c.body, ['orders/paid'])).toEqual(
+            await libraryVerification(headers, c.body, ['orders/paid']),
+          );
         },
       ),
       { numRuns: 300 },

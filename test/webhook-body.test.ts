@@ -27,7 +27,10 @@ afterAll(async () => {
 });
 
 /** POST the chunks as they are (chunked when no length is given), and read the whole answer. */
-function post(chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function post(
+  chunks: Buffer[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: '/hook', method: 'POST', headers }, (res) => {
       const parts: Buffer[] = [];

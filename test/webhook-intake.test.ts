@@ -17,7 +17,11 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
 
   beforeAll(async () => {
     database = await target.open();
-    h = await startHarness({ database, logger: (await import('../src/logger.ts')).createLogger('error'), env: { WEBHOOK_BODY_LIMIT_BYTES: '65536', WORKER_ENABLED: 'false' } });
+    h = await startHarness({
+      database,
+      logger: (await import('../src/logger.ts')).createLogger('error'),
+      env: { WEBHOOK_BODY_LIMIT_BYTES: '65536', WORKER_ENABLED: 'false' },
+    });
     await h.installShop(SHOP);
     await h.app.shops.ensureInstalled(DISABLED);
   });
@@ -66,7 +70,12 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
   });
 
   it('200 for a shop that never installed the app: recorded, not processed', async () => {
-    const result = await h.simulator.sendWebhook({ address: h.webhookAddress, topic: 'orders/paid', shop: 'desconocida.myshopify.com', payload: makePaidOrder({ id: 7005 }) });
+    const result = await h.simulator.sendWebhook({
+      address: h.webhookAddress,
+      topic: 'orders/paid',
+      shop: 'desconocida.myshopify.com',
+      payload: makePaidOrder({ id: 7005 }),
+    });
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ outcome: 'shop_not_installed' });
     expect(await countInvoices('desconocida.myshopify.com')).toBe(0);
@@ -75,7 +84,12 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
   });
 
   it('200 for an installed shop that has not enabled invoicing: recorded, not processed', async () => {
-    const result = await h.simulator.sendWebhook({ address: h.webhookAddress, topic: 'orders/paid', shop: DISABLED, payload: makePaidOrder({ id: 7006 }) });
+    const result = await h.simulator.sendWebhook({
+      address: h.webhookAddress,
+      topic: 'orders/paid',
+      shop: DISABLED,
+      payload: makePaidOrder({ id: 7006 }),
+    });
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ outcome: 'shop_not_enabled' });
     expect(await countInvoices(DISABLED)).toBe(0);
@@ -103,7 +117,9 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
     const raw = JSON.stringify(order).replace('"id":7008,', '"id":820982911946154508,');
     const result = await send(raw);
     expect(result.status).toBe(200);
-    const row = await waitFor(async () => (await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/7008')))[0]);
+    const row = await waitFor(
+      async () => (await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/7008')))[0],
+    );
     const text = await database.db.execute<{ id: string; snapshot: string }>(
       // Read the number as text in SQL: a JS number would round it.
       sql`select order_snapshot::json->>'id' as id, order_snapshot as snapshot from invoices where id = ${row.id}`,

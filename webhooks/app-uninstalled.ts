@@ -34,7 +34,12 @@ export function appUninstalledWebhook(deps: AppUninstalledDeps): RequestHandler 
     }
     const sessionsDeleted = await deps.sessions.deleteShopSessions(webhook.shop);
     await deps.shops.markUninstalled(webhook.shop);
-    await recordDelivery(deps.db, webhook.shop, { webhookId: webhook.webhookId, eventId: webhook.eventId, topic: webhook.topic, triggeredAt: webhook.triggeredAt }, 'uninstalled');
+    await recordDelivery(
+      deps.db,
+      webhook.shop,
+      { webhookId: webhook.webhookId, eventId: webhook.eventId, topic: webhook.topic, triggeredAt: webhook.triggeredAt },
+      'uninstalled',
+    );
     deps.logger.info({ shop: webhook.shop, sessionsDeleted }, 'app uninstalled: sessions deleted, shop disabled');
     answer(res, 200, { outcome: 'uninstalled' });
   };

@@ -53,7 +53,9 @@ export function complianceWebhook(deps: ComplianceDeps): RequestHandler {
       answer(res, 400, { error: handled.error });
       return;
     }
-    await deps.db.insert(complianceRequests).values({ topic: webhook.topic, shop: webhook.shop, payload: handled.payload, result: handled.result });
+    await deps.db
+      .insert(complianceRequests)
+      .values({ topic: webhook.topic, shop: webhook.shop, payload: handled.payload, result: handled.result });
     deps.logger.info({ topic: webhook.topic, shop: webhook.shop, ...handled.summary }, 'privacy request handled');
     answer(res, 200, { outcome: handled.outcome, ...handled.summary });
   };
@@ -73,7 +75,12 @@ async function handle(db: Db, topic: string, shop: string, body: unknown): Promi
       const result = await redactCustomer(db, shop, dataSubjectOf(p.customer, p.orders_to_redact));
       const { invoiceIds: _ids, ...counts } = result;
       // The record keeps who asked by id only: the e-mail and phone were what we were asked to forget.
-      const payload = { shop_id: p.shop_id, shop_domain: p.shop_domain, customer: { id: p.customer.id ?? null }, orders_to_redact: p.orders_to_redact };
+      const payload = {
+        shop_id: p.shop_id,
+        shop_domain: p.shop_domain,
+        customer: { id: p.customer.id ?? null },
+        orders_to_redact: p.orders_to_redact,
+      };
       return { outcome: 'redacted', summary: counts, payload, result };
     }
     default: {
@@ -89,7 +96,8 @@ async function handle(db: Db, topic: string, shop: string, body: unknown): Promi
 /** Parse a body and check it is about the shop that sent it (the domain header is not covered by the HMAC). */
 function parse<S extends z.ZodType<{ shop_domain: string }>>(schema: S, body: unknown, shop: string): z.infer<S> | { error: string } {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) return { error: `not a privacy request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'} ${i.message}`).join('; ')}` };
+  if (!parsed.success)
+    return { error: `not a privacy request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'} ${i.message}`).join('; ')}` };
   if (parsed.data.shop_domain !== shop) return { error: 'shop_domain in the body does not match the X-Shopify-Shop-Domain header' };
   return parsed.data;
 }

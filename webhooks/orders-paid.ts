@@ -27,7 +27,10 @@ const money = z.object({ shop_money: z.object({ amount: z.string(), currency_cod
 
 /** Just what the intake needs; the worker parses the whole order from the snapshot. */
 const orderIdentity = z.object({
-  admin_graphql_api_id: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/).optional(),
+  admin_graphql_api_id: z
+    .string()
+    .regex(/^gid:\/\/shopify\/Order\/\d+$/)
+    .optional(),
   id: z.number().optional(),
   name: z.string().min(1),
   currency: z.string().min(3),

@@ -79,7 +79,12 @@ export function hmacMatches(rawBody: string, given: string, secret: string): boo
 }
 
 /** Verify a delivery against an app secret. */
-export function verifyDelivery(secret: string, headers: IncomingHttpHeaders, rawBody: string, expectedTopics: readonly string[]): Verification {
+export function verifyDelivery(
+  secret: string,
+  headers: IncomingHttpHeaders,
+  rawBody: string,
+  expectedTopics: readonly string[],
+): Verification {
   if (rawBody === '') return { ok: false, status: 400, error: 'empty body' };
   // Events-style deliveries (no X- prefix) are told apart by their own HMAC header, as the library does.
   const type = header(headers, HEADERS.events.hmac) ? 'events' : 'webhooks';
@@ -123,7 +128,12 @@ export function verifyDelivery(secret: string, headers: IncomingHttpHeaders, raw
   };
 }
 
-export async function verifyWebhook(shopify: Shopify, req: Request, _res: Response, expectedTopics: readonly string[]): Promise<Verification> {
+export async function verifyWebhook(
+  shopify: Shopify,
+  req: Request,
+  _res: Response,
+  expectedTopics: readonly string[],
+): Promise<Verification> {
   const rawBody = typeof req.body === 'string' ? req.body : '';
   return verifyDelivery(shopify.config.apiSecretKey, req.headers, rawBody, expectedTopics);
 }

@@ -79,7 +79,10 @@ export function zodProblems(error: z.ZodError, prefix: string[] = []): Problem[]
 const dateParam = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-03-01')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar date');
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    'is not a calendar date',
+  );
 
 const listQuerySchema = z.object({
   status: z.enum(INVOICE_STATUSES, { error: `must be one of ${INVOICE_STATUSES.join(', ')}` }).optional(),
@@ -97,7 +100,9 @@ const listQuerySchema = z.object({
 
 const retryAllSchema = z.object({
   statuses: z
-    .array(z.enum(['failed', 'needs_attention'], { error: 'each status must be "failed" or "needs_attention"' }), { error: 'must be a list of statuses' })
+    .array(z.enum(['failed', 'needs_attention'], { error: 'each status must be "failed" or "needs_attention"' }), {
+      error: 'must be a list of statuses',
+    })
     .min(1, 'name at least one status')
     .default(['failed', 'needs_attention']),
 });
@@ -211,7 +216,10 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     if (!parsed.success) return badRequest(res, zodProblems(parsed.error), 'invalid settings');
     const saved = await deps.shops.saveSettings(current.shop, parsed.data);
     if (!saved.ok) {
-      res.status(409).json({ error: saved.problems.join(' '), problems: saved.problems.map((p) => ({ path: p.split(':')[0] ?? '(body)', message: p })) });
+      res.status(409).json({
+        error: saved.problems.join(' '),
+        problems: saved.problems.map((p) => ({ path: p.split(':')[0] ?? '(body)', message: p })),
+      });
       return;
     }
     deps.logger.info({ shop: current.shop, environment: parsed.data.environment }, 'admin: settings saved');
@@ -226,7 +234,8 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const body = bodyObject(req);
     const given = mergeCredentials(current.credentials, body.credentials) ?? current.credentials;
     const credentials = credentialsInputSchema.safeParse(given ?? {});
-    if (!credentials.success) return badRequest(res, zodProblems(credentials.error, ['credentials']), 'enter all six gateway credentials to test them');
+    if (!credentials.success)
+      return badRequest(res, zodProblems(credentials.error, ['credentials']), 'enter all six gateway credentials to test them');
     const environment = settingsInputSchema.shape.environment.safeParse(body.environment ?? current.settings.environment);
     if (!environment.success) return badRequest(res, zodProblems(environment.error, ['environment']));
     const result = await testGatewayConnection({
@@ -308,7 +317,11 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
   const detail = async (shop: string, id: string) => {
     const row = await findShopInvoice(deps.db, shop, id);
     if (!row) return undefined;
-    const [shopRow, pdfToken, calls] = await Promise.all([deps.shops.get(shop), shopPdfToken(deps.db, shop, id), shopInvoiceCalls(deps.db, shop, id)]);
+    const [shopRow, pdfToken, calls] = await Promise.all([
+      deps.shops.get(shop),
+      shopPdfToken(deps.db, shop, id),
+      shopInvoiceCalls(deps.db, shop, id),
+    ]);
     return invoiceDetail({ row, shop: shopState(shopRow), pdfToken, appUrl: deps.appUrl, calls });
   };
 

@@ -87,9 +87,12 @@ export function adminPageRoute(deps: AdminPageDeps): RequestHandler {
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
         // Inside Shopify the page may only be framed by the shop's admin; elsewhere not at all.
-        'Content-Security-Policy': embedded && shop ? `frame-ancestors https://${shop} https://admin.shopify.com` : "frame-ancestors 'none'",
+        'Content-Security-Policy':
+          embedded && shop ? `frame-ancestors https://${shop} https://admin.shopify.com` : "frame-ancestors 'none'",
       })
-      .send(adminPageHtml({ config: { shop, embedded, devSessionTokens: deps.devSessionTokens, shops }, apiKey: deps.shopify.config.apiKey }));
+      .send(
+        adminPageHtml({ config: { shop, embedded, devSessionTokens: deps.devSessionTokens, shops }, apiKey: deps.shopify.config.apiKey }),
+      );
   };
 }
 
@@ -108,7 +111,14 @@ export function devSessionTokenRoute(deps: AdminPageDeps): RequestHandler {
       res.status(404).json({ error: 'this shop has not installed the app' });
       return;
     }
-    res.json(mintSessionToken({ shop, apiKey: deps.shopify.config.apiKey, apiSecret: deps.shopify.config.apiSecretKey, ttlSeconds: DEV_TOKEN_TTL_SECONDS }));
+    res.json(
+      mintSessionToken({
+        shop,
+        apiKey: deps.shopify.config.apiKey,
+        apiSecret: deps.shopify.config.apiSecretKey,
+        ttlSeconds: DEV_TOKEN_TTL_SECONDS,
+      }),
+    );
   };
 }
 

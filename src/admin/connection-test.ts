@@ -22,7 +22,13 @@ export async function testGatewayConnection(o: {
   const started = performance.now();
   const outcome = await client.statusDocument({
     credentials: o.credentials,
-    key: { codeBranchIssuing: o.branchCode, pointBillingFiscal: o.billingPoint, numberDocumentFiscal: '0000000000', typeDocument: '01', typeEmission: '01' },
+    key: {
+      codeBranchIssuing: o.branchCode,
+      pointBillingFiscal: o.billingPoint,
+      numberDocumentFiscal: '0000000000',
+      typeDocument: '01',
+      typeEmission: '01',
+    },
   });
   const durationMs = Math.round(performance.now() - started);
   const environment = o.environment;

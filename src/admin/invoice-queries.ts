@@ -6,7 +6,13 @@ import { gatewayCalls, invoicePdfs, invoices } from '../db/schema.ts';
 import type { InvoiceStatus } from '../invoices/invoice-errors.ts';
 import type { InvoiceRow } from '../invoices/invoice-repository.ts';
 
-export const INVOICE_STATUSES = ['pending', 'needs_attention', 'failed', 'completed', 'skipped'] as const satisfies readonly InvoiceStatus[];
+export const INVOICE_STATUSES = [
+  'pending',
+  'needs_attention',
+  'failed',
+  'completed',
+  'skipped',
+] as const satisfies readonly InvoiceStatus[];
 
 /** What the search box may mean: an order name, a fiscal number, or a full "0000-001-0000000042". */
 export interface InvoiceSearch {
@@ -66,7 +72,12 @@ export function parseSearch(text: string): InvoiceSearch | undefined {
   const q = text.trim();
   if (q === '') return undefined;
   const full = /^([0-9A-Za-z]{4})-(\d{3})-(\d{1,10})$/.exec(q);
-  if (full) return { orderNames: [q], fiscalNumber: undefined, fiscalKey: { branchCode: full[1]!, billingPoint: full[2]!, fiscalNumber: Number(full[3]) } };
+  if (full)
+    return {
+      orderNames: [q],
+      fiscalNumber: undefined,
+      fiscalKey: { branchCode: full[1]!, billingPoint: full[2]!, fiscalNumber: Number(full[3]) },
+    };
   const names = q.startsWith('#') ? [q] : [q, `#${q}`];
   const digits = /^\d{1,10}$/.test(q) ? Number(q) : undefined;
   return { orderNames: names, fiscalNumber: digits, fiscalKey: undefined };

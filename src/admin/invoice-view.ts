@@ -37,7 +37,10 @@ export const REASON_TEXT = {
   unknown: 'Stopped without a recorded reason. Use "Retry" to try again.',
 };
 
-export function reasonFor(row: Pick<InvoiceRow, 'status' | 'lastErrorKind' | 'lastErrorCode' | 'lastErrorMessage' | 'problems'>, shop: ShopState): InvoiceReason | null {
+export function reasonFor(
+  row: Pick<InvoiceRow, 'status' | 'lastErrorKind' | 'lastErrorCode' | 'lastErrorMessage' | 'problems'>,
+  shop: ShopState,
+): InvoiceReason | null {
   if (row.status === 'completed') return null;
   const problems = problemsOf(row.problems);
   if (row.status === 'skipped') return { kind: 'skipped', code: null, message: row.lastErrorMessage ?? REASON_TEXT.skipped, problems };
@@ -59,7 +62,9 @@ export function problemsOf(value: unknown): ReasonProblem[] {
     if (!p || typeof p !== 'object') return [];
     const { code, message, messageEs } = p as Record<string, unknown>;
     if (typeof message !== 'string') return [];
-    return [{ code: typeof code === 'string' ? code : 'problem', message, messageEs: typeof messageEs === 'string' ? messageEs : undefined }];
+    return [
+      { code: typeof code === 'string' ? code : 'problem', message, messageEs: typeof messageEs === 'string' ? messageEs : undefined },
+    ];
   });
 }
 
@@ -170,7 +175,13 @@ export interface InvoiceDetail extends InvoiceSummary {
   calls: GatewayCallView[];
 }
 
-export function invoiceDetail(o: { row: InvoiceRow; shop: ShopState; pdfToken: string | undefined; appUrl: string; calls: GatewayCallRow[] }): InvoiceDetail {
+export function invoiceDetail(o: {
+  row: InvoiceRow;
+  shop: ShopState;
+  pdfToken: string | undefined;
+  appUrl: string;
+  calls: GatewayCallRow[];
+}): InvoiceDetail {
   const { row } = o;
   return {
     ...invoiceSummary(row, o.shop),

@@ -72,7 +72,10 @@ function refuse(res: Response, error: string): void {
  * A session token shaped like App Bridge's, for the demo and tests only (the route that serves it is
  * mounted only there). Signed with the app secret, so it passes the same check as a real one.
  */
-export function mintSessionToken(o: { shop: string; apiKey: string; apiSecret: string; ttlSeconds: number; now?: Date }): { token: string; expiresAt: string } {
+export function mintSessionToken(o: { shop: string; apiKey: string; apiSecret: string; ttlSeconds: number; now?: Date }): {
+  token: string;
+  expiresAt: string;
+} {
   const issued = Math.floor((o.now ?? new Date()).getTime() / 1000);
   const exp = issued + o.ttlSeconds;
   const claims = {

@@ -127,7 +127,9 @@ export async function runSubcommand(
 export async function withContext(open: OpenContext, io: CliIo, body: (ctx: CliContext) => Promise<number>): Promise<number> {
   const ctx = await open();
   if (ctx.newKeyFile) {
-    io.err(`note: made a new encryption key at ${ctx.newKeyFile}. Keep it with the data (or set ENCRYPTION_KEY): without it the stored tokens and credentials cannot be read.`);
+    io.err(
+      `note: made a new encryption key at ${ctx.newKeyFile}. Keep it with the data (or set ENCRYPTION_KEY): without it the stored tokens and credentials cannot be read.`,
+    );
   }
   try {
     return await body(ctx);
@@ -173,7 +175,8 @@ export function parseCommandArgs(args: readonly string[], spec: ArgSpec, usage: 
       flags.add(name);
     } else if (spec.values?.includes(name)) {
       const value = inline ?? args[++i];
-      if (value === undefined || (inline === undefined && OPTION_NAME.test(value))) throw new CliInputError(`--${name} needs a value (${usage})`);
+      if (value === undefined || (inline === undefined && OPTION_NAME.test(value)))
+        throw new CliInputError(`--${name} needs a value (${usage})`);
       if (name in values) throw new CliInputError(`--${name} given twice`);
       values[name] = value;
     } else {
@@ -186,7 +189,11 @@ export function parseCommandArgs(args: readonly string[], spec: ArgSpec, usage: 
 
 /** `Tienda.myshopify.com`, `https://tienda.myshopify.com/` → `tienda.myshopify.com`; undefined if not a store domain. */
 export function normalizeShopDomain(raw: string): string | undefined {
-  const shop = raw.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/+$/, '');
+  const shop = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/+$/, '');
   return /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(shop) ? shop : undefined;
 }
 
@@ -194,7 +201,7 @@ export function requireShop(values: Record<string, string>, usage: string): stri
   const raw = values['shop'];
   if (raw === undefined) throw new CliInputError(`--shop is required (${usage})`);
   const shop = normalizeShopDomain(raw);
-  if (!shop) throw new CliInputError('--shop must be the store\'s myshopify.com domain, e.g. tienda.myshopify.com');
+  if (!shop) throw new CliInputError("--shop must be the store's myshopify.com domain, e.g. tienda.myshopify.com");
   return shop;
 }
 
@@ -208,7 +215,8 @@ export function readJsonFile(file: string, what: string): unknown {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : 'unreadable';
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : 'unreadable';
     throw new CliInputError(`cannot read the ${what} file ${file}: ${reason}`);
   }
   try {
@@ -232,6 +240,10 @@ function jsonErrorPlace(text: string, error: unknown): string {
 /** Rows as aligned columns, for people. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }

@@ -13,8 +13,14 @@ interface CommandEntry {
 }
 
 export const COMMANDS: Record<string, CommandEntry> = {
-  shops: { summary: 'shops add|configure|list …   custom-app stores (an Admin API token), their settings, the list of shops', load: () => import('./shops-command.ts') },
-  invoices: { summary: 'invoices list|show|retry …   read invoices, put failed ones back in the queue', load: () => import('./invoices-command.ts') },
+  shops: {
+    summary: 'shops add|configure|list …   custom-app stores (an Admin API token), their settings, the list of shops',
+    load: () => import('./shops-command.ts'),
+  },
+  invoices: {
+    summary: 'invoices list|show|retry …   read invoices, put failed ones back in the queue',
+    load: () => import('./invoices-command.ts'),
+  },
   preview: {
     summary: 'preview <order.json> [--settings <file>] [--transactions <file>]   print the invoice document of an orders/paid body',
     load: () => import('./preview-command.ts'),

@@ -39,13 +39,17 @@ export async function run(args: string[]): Promise<number> {
 }
 
 export async function runInvoices(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  return runSubcommand(io, 'invoices', args, USAGE, { list: (rest) => list(rest, io, open), show: (rest) => show(rest, io, open), retry: (rest) => retry(rest, io, open) });
+  return runSubcommand(io, 'invoices', args, USAGE, {
+    list: (rest) => list(rest, io, open),
+    show: (rest) => show(rest, io, open),
+    retry: (rest) => retry(rest, io, open),
+  });
 }
 
 function optionalShop(values: Record<string, string>): string | undefined {
   if (values['shop'] === undefined) return undefined;
   const shop = normalizeShopDomain(values['shop']);
-  if (!shop) throw new CliInputError('--shop must be the store\'s myshopify.com domain, e.g. tienda.myshopify.com');
+  if (!shop) throw new CliInputError("--shop must be the store's myshopify.com domain, e.g. tienda.myshopify.com");
   return shop;
 }
 
@@ -148,7 +152,7 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
   const usage = 'invoices retry <invoice id> | invoices retry --failed [--shop <domain>]';
   const { positionals, flags, values } = parseCommandArgs(args, { flags: ['failed'], values: ['shop'], positionals: 1 }, usage);
   const shop = optionalShop(values);
-  if (flags.has('failed') === (positionals.length > 0)) throw new CliInputError(`give an invoice id or --failed, not both (${usage})`);
+  if (flags.has('failed') === positionals.length > 0) throw new CliInputError(`give an invoice id or --failed, not both (${usage})`);
   if (!flags.has('failed') && shop) throw new CliInputError('--shop goes with --failed');
 
   if (flags.has('failed')) {

@@ -18,7 +18,6 @@ export const USAGE = 'usage: npm run cli -- preview <order.json> [--settings <fi
 /** Keys that mark a shop settings file (the `mapping` object inside it); otherwise the file is mapping settings. */
 const SHOP_SETTINGS_KEYS = ['mapping', 'branchCode', 'billingPoint', 'environment', 'credentials', 'enabled'];
 
-
 interface PreviewSettings {
   branchCode: string;
   billingPoint: string;

@@ -25,7 +25,7 @@ import {
 export const USAGE = [
   'usage:',
   '  npm run cli -- shops add --shop <domain> --access-token <token|->     a custom app\'s store ("-" reads the token from stdin)',
-  '  npm run cli -- shops configure --shop <domain> --file <settings.json>  replace the shop\'s settings (see the README)',
+  "  npm run cli -- shops configure --shop <domain> --file <settings.json>  replace the shop's settings (see the README)",
   '  npm run cli -- shops list [--json]',
 ].join('\n');
 
@@ -42,29 +42,44 @@ export async function run(args: string[]): Promise<number> {
 }
 
 export async function runShops(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  return runSubcommand(io, 'shops', args, USAGE, { add: (rest) => add(rest, io, open), configure: (rest) => configure(rest, io, open), list: (rest) => list(rest, io, open) });
+  return runSubcommand(io, 'shops', args, USAGE, {
+    add: (rest) => add(rest, io, open),
+    configure: (rest) => configure(rest, io, open),
+    list: (rest) => list(rest, io, open),
+  });
 }
 
 async function add(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const { values } = parseCommandArgs(args, { values: ['shop', 'access-token'] }, 'shops add --shop <domain> --access-token <token|->');
   const shop = requireShop(values, 'shops add --shop <domain> --access-token <token|->');
   const given = values['access-token'];
-  if (given === undefined) throw new CliInputError('--access-token is required (the Admin API access token of the store\'s custom app, or "-" to read it from stdin)');
+  if (given === undefined)
+    throw new CliInputError(
+      '--access-token is required (the Admin API access token of the store\'s custom app, or "-" to read it from stdin)',
+    );
   const token = given === '-' ? (await io.stdin()).trim() : given.trim();
   if (!/^[\x21-\x7e]{16,}$/.test(token)) {
-    throw new CliInputError('--access-token is not an Admin API access token (expected the shpat_… token from the custom app\'s API credentials)');
+    throw new CliInputError(
+      "--access-token is not an Admin API access token (expected the shpat_… token from the custom app's API credentials)",
+    );
   }
   return withContext(open, io, async (ctx) => {
     const replaced = await addCustomAppShop(ctx.sessions, ctx.shops, shop, token);
     io.out(`Shop ${shop} added as a custom app: access token stored encrypted${replaced ? ' (it replaces the access the shop had)' : ''}.`);
     const settings = await ctx.shops.get(shop);
-    if (!settings?.enabled) io.out(`Invoicing is off until the settings are complete: npm run cli -- shops configure --shop ${shop} --file <settings.json>`);
+    if (!settings?.enabled)
+      io.out(`Invoicing is off until the settings are complete: npm run cli -- shops configure --shop ${shop} --file <settings.json>`);
     return EXIT_OK;
   });
 }
 
 /** Store a custom app's static token as the shop's offline session and create its settings row. True if it replaced a session. */
-export async function addCustomAppShop(sessions: EncryptedSessionStorage, shops: ShopRepository, shop: string, accessToken: string): Promise<boolean> {
+export async function addCustomAppShop(
+  sessions: EncryptedSessionStorage,
+  shops: ShopRepository,
+  shop: string,
+  accessToken: string,
+): Promise<boolean> {
   const id = offlineSessionId(shop);
   const existing = await sessions.loadSession(id);
   // No expiry and no refresh token: a custom app's Admin API token lasts until the app is uninstalled.
@@ -82,11 +97,18 @@ async function configure(args: readonly string[], io: CliIo, open: OpenContext):
   // Unknown top-level keys are refused: a misspelt "enviroment" must not silently fall back to a default.
   const parsed = settingsInputSchema.strict().safeParse(readJsonFile(file, 'settings'));
   if (!parsed.success) {
-    throw new CliInputError(`the settings file ${file} is not valid:\n${describeIssues(parsed.error).map((p) => `  - ${p}`).join('\n')}`);
+    throw new CliInputError(
+      `the settings file ${file} is not valid:\n${describeIssues(parsed.error)
+        .map((p) => `  - ${p}`)
+        .join('\n')}`,
+    );
   }
   return withContext(open, io, async (ctx) => {
     const before = await ctx.shops.get(shop);
-    if (!before) throw new CliFailure(`shop ${shop} is not known here: add it first (npm run cli -- shops add --shop ${shop} --access-token …) or install the app from Shopify`);
+    if (!before)
+      throw new CliFailure(
+        `shop ${shop} is not known here: add it first (npm run cli -- shops add --shop ${shop} --access-token …) or install the app from Shopify`,
+      );
     const saved = await ctx.shops.saveSettings(shop, parsed.data);
     if (!saved.ok) throw new CliFailure(`settings not saved:\n${saved.problems.map((p) => `  - ${p}`).join('\n')}`);
     const after = (await ctx.shops.get(shop))!;
@@ -94,7 +116,9 @@ async function configure(args: readonly string[], io: CliIo, open: OpenContext):
     io.out(`  environment:   ${after.settings.environment}`);
     io.out(`  branch, point: ${after.settings.branchCode}, ${after.settings.billingPoint}`);
     io.out(`  credentials:   ${after.credentials ? (parsed.data.credentials ? 'set (new)' : 'set (unchanged)') : 'not set'}`);
-    io.out(`  invoicing:     ${after.enabled ? 'enabled' : 'disabled'}${after.installed ? '' : ' (the app is uninstalled from this shop)'}`);
+    io.out(
+      `  invoicing:     ${after.enabled ? 'enabled' : 'disabled'}${after.installed ? '' : ' (the app is uninstalled from this shop)'}`,
+    );
     if (before.pausedReason) io.out('  The credentials pause is lifted: waiting invoices continue.');
     return EXIT_OK;
   });
@@ -111,7 +135,7 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
       return EXIT_OK;
     }
     if (rows.length === 0) {
-      io.out('No shops yet: install the app from Shopify, or add a custom app\'s store with `shops add`.');
+      io.out("No shops yet: install the app from Shopify, or add a custom app's store with `shops add`.");
       return EXIT_OK;
     }
     const yes = (b: boolean) => (b ? 'yes' : 'no');

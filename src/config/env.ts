@@ -2,15 +2,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const boolish = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const boolish = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const positiveInt = z.coerce.number().int().positive();
 
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .transform((u) => u.replace(/\/+$/, ''));
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
 
 /** Every variable the app reads, with its default. The README's configuration table mirrors this. */
 const envSchema = z.object({
@@ -69,19 +65,23 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
-  shopify: {
-    apiKey: string;
-    apiSecret: string;
-    appUrl: string;
-    scopes: string[];
-    adminApiOrigin: string | undefined;
-  } | undefined;
-  gateway: {
-    baseUrl: string;
-    authToken: string;
-    authScheme: 'bearer' | 'bare';
-    timeoutMs: number;
-  } | undefined;
+  shopify:
+    | {
+        apiKey: string;
+        apiSecret: string;
+        appUrl: string;
+        scopes: string[];
+        adminApiOrigin: string | undefined;
+      }
+    | undefined;
+  gateway:
+    | {
+        baseUrl: string;
+        authToken: string;
+        authScheme: 'bearer' | 'bare';
+        timeoutMs: number;
+      }
+    | undefined;
   gatewayTimeoutMs: number;
   encryptionKey: Buffer | undefined;
   webhookBodyLimitBytes: number;
@@ -141,7 +141,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.NODE_ENV === 'production') {
     if (demo) problems.push('NODE_ENV=production needs the Shopify and gateway settings (the demo never runs in production)');
     if (env.ENCRYPTION_KEY === undefined) problems.push('ENCRYPTION_KEY: required in production');
-    if (env.SHOPIFY_ADMIN_API_ORIGIN !== undefined) problems.push('SHOPIFY_ADMIN_API_ORIGIN: not allowed in production (it points Admin API calls away from Shopify)');
+    if (env.SHOPIFY_ADMIN_API_ORIGIN !== undefined)
+      problems.push('SHOPIFY_ADMIN_API_ORIGIN: not allowed in production (it points Admin API calls away from Shopify)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -160,7 +161,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           apiKey: env.SHOPIFY_API_KEY!,
           apiSecret: env.SHOPIFY_API_SECRET!,
           appUrl: env.SHOPIFY_APP_URL!,
-          scopes: env.SHOPIFY_SCOPES.split(',').map((s) => s.trim()).filter(Boolean),
+          scopes: env.SHOPIFY_SCOPES.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
           adminApiOrigin: env.SHOPIFY_ADMIN_API_ORIGIN,
         },
     gateway: demo
@@ -187,7 +190,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     reconcile: { intervalMinutes: env.RECONCILE_INTERVAL_MINUTES, windowHours: env.RECONCILE_WINDOW_HOURS },
     // The app's port faces the internet (Shopify calls it): in production, metrics only for the token's holder.
-    metrics: env.METRICS_TOKEN !== undefined ? { kind: 'token', token: env.METRICS_TOKEN } : env.NODE_ENV === 'production' ? { kind: 'off' } : { kind: 'open' },
+    metrics:
+      env.METRICS_TOKEN !== undefined
+        ? { kind: 'token', token: env.METRICS_TOKEN }
+        : env.NODE_ENV === 'production'
+          ? { kind: 'off' }
+          : { kind: 'open' },
   };
 }
 

@@ -50,7 +50,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
     try {
       // relaxedDurability: PGlite does not fsync; it survives a killed process, not a power cut (see README).
-      const client = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir, relaxedDurability: true } : {}), serializers: { [TEXT_OID]: textParameter } });
+      const client = await PGlite.create({
+        ...(target.dataDir ? { dataDir: target.dataDir, relaxedDurability: true } : {}),
+        serializers: { [TEXT_OID]: textParameter },
+      });
       const db = drizzlePglite({ client, schema }) as unknown as Db;
       await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
       return {

@@ -62,7 +62,9 @@ export const sessions = pgTable(
 /** One row per shop: settings (validated as a whole), encrypted gateway credentials, state. */
 export const shops = pgTable('shops', {
   shop: text('shop').primaryKey(),
-  settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
+  settings: jsonb('settings')
+    .notNull()
+    .default(sql`'{}'::jsonb`),
   credentialsEnc: text('credentials_enc'),
   enabled: boolean('enabled').notNull().default(false),
   installed: boolean('installed').notNull().default(true),

@@ -31,7 +31,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const info = JSON.parse(fs.readFileSync(infoPath, 'utf8')) as DemoInfo;
-  const reachable = await fetch(`${info.simulatorOrigin}/_simulator/calls`).then((r) => r.ok).catch(() => false);
+  const reachable = await fetch(`${info.simulatorOrigin}/_simulator/calls`)
+    .then((r) => r.ok)
+    .catch(() => false);
   if (!reachable) {
     console.error(`The demo at ${info.appUrl} is not answering. Start it with \`npm start\` and run this again.`);
     return 2;
@@ -39,7 +41,10 @@ async function main(): Promise<number> {
 
   // Fresh ids each run, so every run makes new orders (and new invoices).
   const runId = Date.now();
-  const files = fs.readdirSync(ORDERS_DIR).filter((f) => f.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(ORDERS_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const sent: { name: string; gid: string; label: string }[] = [];
   for (const [i, file] of files.entries()) {
     const order = JSON.parse(fs.readFileSync(path.join(ORDERS_DIR, file), 'utf8')) as Record<string, unknown>;
@@ -87,7 +92,9 @@ async function main(): Promise<number> {
 async function waitForMetafields(info: DemoInfo, gid: string): Promise<Record<string, string> | undefined> {
   const deadline = Date.now() + WAIT_MS;
   while (Date.now() < deadline) {
-    const answer = await fetch(`${info.simulatorOrigin}/_simulator/metafields?order=${encodeURIComponent(gid)}&shop=${encodeURIComponent(info.shop)}`);
+    const answer = await fetch(
+      `${info.simulatorOrigin}/_simulator/metafields?order=${encodeURIComponent(gid)}&shop=${encodeURIComponent(info.shop)}`,
+    );
     const { metafields } = (await answer.json()) as { metafields: Metafield[] };
     if (metafields.length >= 6) return Object.fromEntries(metafields.map((m) => [m.key, m.value]));
     await new Promise((r) => setTimeout(r, 250));

@@ -37,18 +37,36 @@ export async function startDemo(config: AppConfig, logger: Logger): Promise<AppP
     config,
     logger,
     encryptionKey: resolveEncryptionKey(config.encryptionKey, config.dataDir, logger),
-    shopify: { apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET, appUrl, scopes: ['read_orders', 'write_orders'], adminApiOrigin: simulator.origin },
+    shopify: {
+      apiKey: DEMO_API_KEY,
+      apiSecret: DEMO_API_SECRET,
+      appUrl,
+      scopes: ['read_orders', 'write_orders'],
+      adminApiOrigin: simulator.origin,
+    },
     gateway: { baseUrl: sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: config.gatewayTimeoutMs },
   });
 
   // The demo shop, installed as a custom app would be: a static Admin API token, settings, enabled.
   const { accessToken } = simulator.addShop(DEMO_SHOP);
   await app.sessions.storeSession(
-    new Session({ id: app.shopify.session.getOfflineId(DEMO_SHOP), shop: DEMO_SHOP, state: 'demo', isOnline: false, accessToken, scope: 'read_orders,write_orders' }),
+    new Session({
+      id: app.shopify.session.getOfflineId(DEMO_SHOP),
+      shop: DEMO_SHOP,
+      state: 'demo',
+      isOnline: false,
+      accessToken,
+      scope: 'read_orders,write_orders',
+    }),
   );
   await app.shops.ensureInstalled(DEMO_SHOP);
   const current = await app.shops.get(DEMO_SHOP);
-  await app.shops.saveSettings(DEMO_SHOP, { ...current!.settings, environment: 'pruebas', credentials: DEFAULT_SANDBOX_CREDENTIALS, enabled: true });
+  await app.shops.saveSettings(DEMO_SHOP, {
+    ...current!.settings,
+    environment: 'pruebas',
+    credentials: DEFAULT_SANDBOX_CREDENTIALS,
+    enabled: true,
+  });
 
   const info: DemoInfo = {
     appUrl,

@@ -73,11 +73,7 @@ export interface GatewayClientOptions {
 }
 
 export interface GatewayClient {
-  sendDocument(req: {
-    credentials: GatewayCredentials;
-    environment: GatewayEnvironment;
-    document: GatewayDocument;
-  }): Promise<SendOutcome>;
+  sendDocument(req: { credentials: GatewayCredentials; environment: GatewayEnvironment; document: GatewayDocument }): Promise<SendOutcome>;
   downloadPdf(req: { credentials: GatewayCredentials; key: DocumentKey }): Promise<PdfOutcome>;
   statusDocument(req: { credentials: GatewayCredentials; key: DocumentKey }): Promise<StatusOutcome>;
 }
@@ -128,7 +124,15 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     return { raw, durationMs: Math.round(performance.now() - started) };
   }
 
-  function record(operation: GatewayOperation, request: Record<string, unknown>, raw: RawAnswer, durationMs: number, outcome: string, code?: string, message?: string): void {
+  function record(
+    operation: GatewayOperation,
+    request: Record<string, unknown>,
+    raw: RawAnswer,
+    durationMs: number,
+    outcome: string,
+    code?: string,
+    message?: string,
+  ): void {
     options.onCall?.({
       operation,
       outcome,
@@ -136,7 +140,12 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       message,
       durationMs,
       request: redactRequest(request),
-      response: raw.kind === 'json' ? trimResponse(raw.body) : raw.kind === 'not_json' ? { status: raw.status, text: raw.text } : { error: raw.reason },
+      response:
+        raw.kind === 'json'
+          ? trimResponse(raw.body)
+          : raw.kind === 'not_json'
+            ? { status: raw.status, text: raw.text }
+            : { error: raw.reason },
     });
   }
 
@@ -160,7 +169,15 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const request = { ...credentials, Branch: '', invoiceId: '', documentData: { ...key, serialDevice: '' } };
       const { raw, durationMs } = await call('DownloadPDF', request);
       const outcome = interpretPdf(raw);
-      record('DownloadPDF', request, raw, durationMs, outcome.kind, 'code' in outcome ? outcome.code : outcome.kind === 'pdf' ? '200' : undefined, 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined);
+      record(
+        'DownloadPDF',
+        request,
+        raw,
+        durationMs,
+        outcome.kind,
+        'code' in outcome ? outcome.code : outcome.kind === 'pdf' ? '200' : undefined,
+        'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined,
+      );
       return outcome;
     },
 
@@ -168,7 +185,15 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const request = { ...credentials, documentData: { ...key } };
       const { raw, durationMs } = await call('StatusDocument', request);
       const outcome = interpretStatus(raw);
-      record('StatusDocument', request, raw, durationMs, outcome.kind, 'code' in outcome ? outcome.code : outcome.kind === 'authorized' ? '200' : undefined, 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined);
+      record(
+        'StatusDocument',
+        request,
+        raw,
+        durationMs,
+        outcome.kind,
+        'code' in outcome ? outcome.code : outcome.kind === 'authorized' ? '200' : undefined,
+        'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined,
+      );
       return outcome;
     },
   };
@@ -199,7 +224,11 @@ function httpUnavailable(raw: RawAnswer & { kind: 'json' | 'not_json' }): { kind
 
 /** The operator's Authorization token was refused: nothing the merchant can fix, so retry and show it. */
 function platformRefused(status: number): { kind: 'unavailable'; reason: string; httpStatus: number } {
-  return { kind: 'unavailable', reason: `HTTP ${status}: the gateway refused the platform Authorization token (check GATEWAY_AUTH_TOKEN)`, httpStatus: status };
+  return {
+    kind: 'unavailable',
+    reason: `HTTP ${status}: the gateway refused the platform Authorization token (check GATEWAY_AUTH_TOKEN)`,
+    httpStatus: status,
+  };
 }
 
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> | undefined {

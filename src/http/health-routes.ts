@@ -121,7 +121,8 @@ export function healthRoutes(deps: HealthDeps): Router {
 /** Lets through who may read /metrics; answers the others without a word about the token. */
 function metricsGuard(access: MetricsAccess): RequestHandler {
   return (req, res, next) => {
-    if (access.kind === 'open' || (access.kind === 'token' && sameSecret(req.get('authorization') ?? '', `Bearer ${access.token}`))) return next();
+    if (access.kind === 'open' || (access.kind === 'token' && sameSecret(req.get('authorization') ?? '', `Bearer ${access.token}`)))
+      return next();
     res.set('Cache-Control', 'no-store');
     if (access.kind === 'off') {
       res.status(404).json({ error: 'metrics are off in production until METRICS_TOKEN is set' });
@@ -163,14 +164,20 @@ function registerDatabaseMetrics(deps: HealthDeps, db: <T>(q: Promise<T>) => Pro
     pending ??= db(queueStats(deps.db)).finally(() => setImmediate(() => (pending = undefined)));
     return pending;
   };
-  r.collectedGauge('fe_queue_depth', 'Invoices due for the worker now (shops enabled and not paused).', async () => [{ labels: {}, value: (await stats()).due }]);
+  r.collectedGauge('fe_queue_depth', 'Invoices due for the worker now (shops enabled and not paused).', async () => [
+    { labels: {}, value: (await stats()).due },
+  ]);
   r.collectedGauge('fe_queue_oldest_age_seconds', 'Seconds the longest-waiting due invoice has been due (0 when none).', async () => [
     { labels: {}, value: (await stats()).oldestDueAgeSeconds },
   ]);
 
   r.collectedGauge('fe_worker_busy', 'Invoices this process is working on.', () => [{ labels: {}, value: worker().busy }]);
-  r.collectedGauge('fe_worker_last_tick_age_seconds', "Seconds since this process's worker last looked for work (absent when disabled).", () => {
-    const w = worker();
-    return w.enabled && w.lastTickAgoMs !== null ? [{ labels: {}, value: w.lastTickAgoMs / 1000 }] : [];
-  });
+  r.collectedGauge(
+    'fe_worker_last_tick_age_seconds',
+    "Seconds since this process's worker last looked for work (absent when disabled).",
+    () => {
+      const w = worker();
+      return w.enabled && w.lastTickAgoMs !== null ? [{ labels: {}, value: w.lastTickAgoMs / 1000 }] : [];
+    },
+  );
 }

@@ -129,6 +129,7 @@ export class IntakeBatcher {
 function resultsInOrder(rows: { i: number; outcome: EnqueueResult }[], size: number): EnqueueResult[] {
   const results = new Array<EnqueueResult | undefined>(size);
   for (const r of rows) results[Number(r.i)] = r.outcome;
-  if (results.some((r) => r === undefined) || rows.length !== size) throw new Error('intake: the batch statement did not answer for every delivery');
+  if (results.some((r) => r === undefined) || rows.length !== size)
+    throw new Error('intake: the batch statement did not answer for every delivery');
   return results as EnqueueResult[];
 }

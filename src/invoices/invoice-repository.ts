@@ -100,7 +100,13 @@ export async function releaseLease(db: Db, id: string, owner: string): Promise<v
  * Update a row this worker holds, extending its lease. Returns the new row, or undefined when the lease
  * was lost (another worker owns it now): the caller must stop working on it.
  */
-export async function updateLeased(db: Db | Tx, row: InvoiceRow, owner: string, leaseMs: number, patch: InvoicePatch): Promise<InvoiceRow | undefined> {
+export async function updateLeased(
+  db: Db | Tx,
+  row: InvoiceRow,
+  owner: string,
+  leaseMs: number,
+  patch: InvoicePatch,
+): Promise<InvoiceRow | undefined> {
   const updated = await db
     .update(invoices)
     .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
@@ -123,7 +129,13 @@ function patched(row: InvoiceRow, patch: InvoicePatch): InvoiceRow {
  * Finish with a row: write the patch and drop the lease, and log the gateway calls made for it, in one
  * statement. The calls are logged even when the lease was lost (they happened). False when it was lost.
  */
-export async function finishLeased(db: Db, id: string, owner: string, patch: InvoicePatch, calls: GatewayCallLog = NO_CALLS): Promise<boolean> {
+export async function finishLeased(
+  db: Db,
+  id: string,
+  owner: string,
+  patch: InvoicePatch,
+  calls: GatewayCallLog = NO_CALLS,
+): Promise<boolean> {
   const finish = (q: Pick<Db, 'update'>) =>
     q
       .update(invoices)
@@ -145,7 +157,13 @@ export interface Numbering {
  * ours, still without a number), then take the sequence's next number, then give it to the invoice. When the
  * invoice no longer qualifies the sequence is not touched, so a number is never lost or given twice.
  */
-export async function reserveFiscalNumber(db: Db, invoice: InvoiceRow, owner: string, leaseMs: number, numbering: Numbering): Promise<InvoiceRow | undefined> {
+export async function reserveFiscalNumber(
+  db: Db,
+  invoice: InvoiceRow,
+  owner: string,
+  leaseMs: number,
+  numbering: Numbering,
+): Promise<InvoiceRow | undefined> {
   const taken = db.$with('taken', { number: sql<number>`number`.as('number') }).as(sql`
     with mine as (
       select ${invoices.id} from ${invoices}
@@ -175,7 +193,13 @@ export async function reserveFiscalNumber(db: Db, invoice: InvoiceRow, owner: st
 }
 
 /** The number was used outside the app: record why it is skipped and take it off the invoice. */
-export async function skipFiscalNumber(db: Db, invoice: InvoiceRow, owner: string, leaseMs: number, reason: string): Promise<InvoiceRow | undefined> {
+export async function skipFiscalNumber(
+  db: Db,
+  invoice: InvoiceRow,
+  owner: string,
+  leaseMs: number,
+  reason: string,
+): Promise<InvoiceRow | undefined> {
   if (invoice.fiscalNumber === null || invoice.branchCode === null || invoice.billingPoint === null) return invoice;
   const { fiscalNumber, branchCode, billingPoint } = invoice;
   return db.transaction(async (tx) => {
@@ -198,12 +222,22 @@ export async function skipFiscalNumber(db: Db, invoice: InvoiceRow, owner: strin
  * Undefined when the lease was lost (the PDF is kept all the same).
  */
 export async function storePdfAndUpdate(
-  db: Db, row: InvoiceRow, owner: string, leaseMs: number, pdf: Buffer, patch: InvoicePatch,
+  db: Db,
+  row: InvoiceRow,
+  owner: string,
+  leaseMs: number,
+  pdf: Buffer,
+  patch: InvoicePatch,
 ): Promise<{ row: InvoiceRow; pdfToken: string } | undefined> {
   const stored = db.$with('stored').as(
     db
       .insert(invoicePdfs)
-      .values({ invoiceId: row.id, token: randomBytes(24).toString('base64url'), sha256: createHash('sha256').update(pdf).digest('hex'), bytes: pdf })
+      .values({
+        invoiceId: row.id,
+        token: randomBytes(24).toString('base64url'),
+        sha256: createHash('sha256').update(pdf).digest('hex'),
+        bytes: pdf,
+      })
       .onConflictDoUpdate({ target: invoicePdfs.invoiceId, set: { invoiceId: sql`excluded.invoice_id` } })
       .returning({ token: invoicePdfs.token }),
   );
@@ -263,7 +297,10 @@ export async function getInvoice(db: Db, id: string): Promise<InvoiceRow | undef
 }
 
 /** Put invoices back in the queue by hand (after a settings fix). Completed invoices are never touched. */
-export async function retryInvoices(db: Db, filter: { shop?: string; ids?: string[]; statuses?: ('failed' | 'needs_attention')[] }): Promise<number> {
+export async function retryInvoices(
+  db: Db,
+  filter: { shop?: string; ids?: string[]; statuses?: ('failed' | 'needs_attention')[] },
+): Promise<number> {
   const statuses = filter.statuses ?? ['failed', 'needs_attention'];
   const rows = await db
     .update(invoices)

@@ -3,7 +3,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
-import { ORDER_TRANSACTIONS_QUERY, needsTransactions, orderToDocument, parseOrderTransactions, type OrderTransaction } from '../../mappers/order-to-document.ts';
+import {
+  ORDER_TRANSACTIONS_QUERY,
+  needsTransactions,
+  orderToDocument,
+  parseOrderTransactions,
+  type OrderTransaction,
+} from '../../mappers/order-to-document.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import { type GatewayCallRecord, type GatewayClient, createGatewayClient } from '../gateway/gateway-client.ts';
@@ -195,7 +201,11 @@ export class InvoiceWorker {
     switch (row.step) {
       case 'send':
         if (skips > MAX_SKIPS_PER_CLAIM) {
-          return this.retryLater(row, invoiceError('unavailable', 'too many fiscal numbers in a row were already used outside the app'), ctx);
+          return this.retryLater(
+            row,
+            invoiceError('unavailable', 'too many fiscal numbers in a row were already used outside the app'),
+            ctx,
+          );
         }
         return this.sendStep(row, ctx);
       case 'pdf':
@@ -213,7 +223,11 @@ export class InvoiceWorker {
   private async sendStep(row: InvoiceRow, ctx: StepContext): Promise<StepResult> {
     const { shop } = ctx;
     if (row.test && shop.settings.environment === 'produccion') {
-      await finishLeased(this.d.db, row.id, this.owner, { status: 'skipped', lastErrorKind: null, lastErrorMessage: messages.testOrderInProduction() });
+      await finishLeased(this.d.db, row.id, this.owner, {
+        status: 'skipped',
+        lastErrorKind: null,
+        lastErrorMessage: messages.testOrderInProduction(),
+      });
       return STOP;
     }
 
@@ -222,13 +236,24 @@ export class InvoiceWorker {
 
     let transactions: OrderTransaction[] | undefined;
     if (needsTransactions(parsed.order)) {
-      const fetched = await this.d.admin.graphql<{ order: { transactions: unknown[] } | null }>(row.shop, ORDER_TRANSACTIONS_QUERY, { id: row.orderGid });
+      const fetched = await this.d.admin.graphql<{ order: { transactions: unknown[] } | null }>(row.shop, ORDER_TRANSACTIONS_QUERY, {
+        id: row.orderGid,
+      });
       if (!fetched.ok) {
-        const error = invoiceError(fetched.retryable ? 'unavailable' : 'mapping', `could not read the order's payments from Shopify: ${fetched.message}`);
+        const error = invoiceError(
+          fetched.retryable ? 'unavailable' : 'mapping',
+          `could not read the order's payments from Shopify: ${fetched.message}`,
+        );
         return fetched.retryable ? this.retryLater(row, error, ctx) : this.needsAttention(row, error, ctx);
       }
       const parsedTransactions = parseOrderTransactions(fetched.data.order?.transactions ?? []);
-      if (!parsedTransactions.ok) return this.needsAttention(row, invoiceError('mapping', summarizeProblems(parsedTransactions.problems)), ctx, parsedTransactions.problems);
+      if (!parsedTransactions.ok)
+        return this.needsAttention(
+          row,
+          invoiceError('mapping', summarizeProblems(parsedTransactions.problems)),
+          ctx,
+          parsedTransactions.problems,
+        );
       transactions = parsedTransactions.transactions;
     }
 
@@ -237,7 +262,11 @@ export class InvoiceWorker {
         order: parsed.order,
         settings: shop.settings.mapping,
         ...(transactions ? { transactions } : {}),
-        numbering: { branchCode: r.branchCode ?? shop.settings.branchCode, billingPoint: r.billingPoint ?? shop.settings.billingPoint, fiscalNumber },
+        numbering: {
+          branchCode: r.branchCode ?? shop.settings.branchCode,
+          billingPoint: r.billingPoint ?? shop.settings.billingPoint,
+          fiscalNumber,
+        },
         now: this.now(),
       });
 
@@ -248,7 +277,12 @@ export class InvoiceWorker {
       if (!dryRun.ok) {
         // Only gift cards or tips (left out by the settings): there is no sale to invoice.
         if (dryRun.problems.every((p) => p.code === 'nothing_to_invoice')) {
-          await finishLeased(this.d.db, current.id, this.owner, { status: 'skipped', lastErrorKind: null, lastErrorMessage: summarizeProblems(dryRun.problems), problems: dryRun.problems });
+          await finishLeased(this.d.db, current.id, this.owner, {
+            status: 'skipped',
+            lastErrorKind: null,
+            lastErrorMessage: summarizeProblems(dryRun.problems),
+            problems: dryRun.problems,
+          });
           return STOP;
         }
         return this.needsAttention(current, invoiceError('mapping', summarizeProblems(dryRun.problems)), ctx, dryRun.problems);
@@ -277,7 +311,10 @@ export class InvoiceWorker {
         problems: null,
       });
       if (!sending) return undefined;
-      return { sending, outcome: await gateway.sendDocument({ credentials: shop.credentials!, environment: shop.settings.environment, document }) };
+      return {
+        sending,
+        outcome: await gateway.sendDocument({ credentials: shop.credentials!, environment: shop.settings.environment, document }),
+      };
     });
     if (!sent) return STOP;
     const { sending, outcome } = sent;
@@ -315,13 +352,15 @@ export class InvoiceWorker {
     const number = formatFiscalNumber(row);
     const status = await ctx.call((gateway) => gateway.statusDocument({ credentials: ctx.shop.credentials!, key }));
     if (status.kind === 'credentials') return this.pauseShop(row, ctx, status.message, status.code);
-    if (status.kind === 'unavailable') return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(status.reason)), ctx);
+    if (status.kind === 'unavailable')
+      return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(status.reason)), ctx);
     if (status.kind === 'other') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'), ctx);
 
     const pdf = await ctx.call((gateway) => gateway.downloadPdf({ credentials: ctx.shop.credentials!, key }));
     if (pdf.kind === 'credentials') return this.pauseShop(row, ctx, pdf.message, pdf.code);
     if (pdf.kind === 'unavailable') return this.retryLater(row, invoiceError('indeterminate', messages.indeterminate(pdf.reason)), ctx);
-    if (pdf.kind === 'not_found') return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'), ctx);
+    if (pdf.kind === 'not_found')
+      return this.needsAttention(row, invoiceError('unrecoverable', messages.unrecoverable(number), '102'), ctx);
 
     const cufe = await extractCufeFromPdf(pdf.pdf);
     // The number may also have been taken by someone else after our attempt failed: adopt the gateway's
@@ -343,8 +382,17 @@ export class InvoiceWorker {
   /** 102 for a number this invoice never sent: someone else used it. Skip it (recorded) and take the next. */
   private async skipNumber(row: InvoiceRow): Promise<StepResult> {
     const number = formatFiscalNumber(row);
-    this.d.logger.warn({ invoiceId: row.id, shop: row.shop, fiscalNumber: number }, 'fiscal number already used outside the app; skipping it');
-    const skipped = await skipFiscalNumber(this.d.db, row, this.owner, this.o.leaseMs, 'gateway answered 102 for a number this app had not sent: used outside the app');
+    this.d.logger.warn(
+      { invoiceId: row.id, shop: row.shop, fiscalNumber: number },
+      'fiscal number already used outside the app; skipping it',
+    );
+    const skipped = await skipFiscalNumber(
+      this.d.db,
+      row,
+      this.owner,
+      this.o.leaseMs,
+      'gateway answered 102 for a number this app had not sent: used outside the app',
+    );
     if (!skipped) return STOP;
     const noticed = await updateLeased(this.d.db, skipped, this.owner, this.o.leaseMs, { notice: messages.numberUsedElsewhere(number) });
     return noticed ? { kind: 'next', row: noticed } : STOP;
@@ -381,8 +429,17 @@ export class InvoiceWorker {
       authorized_at: (row.authorizedAt ?? this.now()).toISOString(),
     });
     if (result.ok) {
-      this.d.logger.info({ invoiceId: row.id, shop: row.shop, order: row.orderName, fiscalNumber: formatFiscalNumber(row), worker: this.owner }, 'invoice completed');
-      await finishLeased(this.d.db, row.id, this.owner, { ...stepDone('done'), status: 'completed', writtenBackAt: this.now() }, ctx.takeCalls());
+      this.d.logger.info(
+        { invoiceId: row.id, shop: row.shop, order: row.orderName, fiscalNumber: formatFiscalNumber(row), worker: this.owner },
+        'invoice completed',
+      );
+      await finishLeased(
+        this.d.db,
+        row.id,
+        this.owner,
+        { ...stepDone('done'), status: 'completed', writtenBackAt: this.now() },
+        ctx.takeCalls(),
+      );
       return STOP;
     }
     const error = invoiceError(result.retryable ? 'unavailable' : 'writeback', messages.writeback(result.message));
@@ -536,7 +593,9 @@ export function formatFiscalNumber(row: Pick<InvoiceRow, 'branchCode' | 'billing
 
 function hashDocument(document: GatewayDocument): string {
   const { dateBroadcast: _d, ...data } = document.dataTransaction;
-  return createHash('sha256').update(JSON.stringify({ ...document, dataTransaction: data })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ ...document, dataTransaction: data }))
+    .digest('hex');
 }
 
 function summarizeProblems(problems: { message: string }[]): string {

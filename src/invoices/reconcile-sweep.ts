@@ -165,7 +165,13 @@ export async function runSweepOnce(deps: SweepDeps, options: SweepOptions = {}):
   return summary;
 }
 
-async function sweepShopUnderLease(deps: SweepDeps, shop: string, installedAt: Date, at: Date, minIntervalMs: number): Promise<ShopSweepResult> {
+async function sweepShopUnderLease(
+  deps: SweepDeps,
+  shop: string,
+  installedAt: Date,
+  at: Date,
+  minIntervalMs: number,
+): Promise<ShopSweepResult> {
   const empty: ShopSweepResult = { shop, outcome: 'busy', listed: 0, missing: 0, enqueued: 0, duplicates: 0, skipped: 0 };
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   let claimed: boolean;
@@ -182,7 +188,8 @@ async function sweepShopUnderLease(deps: SweepDeps, shop: string, installedAt: D
   } catch (error) {
     result = { ...empty, outcome: 'failed', error: errorText(error) };
   }
-  if (result.outcome === 'failed') deps.logger.warn({ shop, error: result.error }, 'reconciliation sweep: shop not finished; next sweep retries');
+  if (result.outcome === 'failed')
+    deps.logger.warn({ shop, error: result.error }, 'reconciliation sweep: shop not finished; next sweep retries');
   try {
     await releaseShopLease(deps.db, shop, deps.owner, result);
   } catch (error) {
@@ -217,7 +224,8 @@ async function sweepShop(deps: SweepDeps, shop: string, installedAt: Date, at: D
     const { hasNextPage, endCursor } = parsed.data.orders.pageInfo;
     if (!hasNextPage || !endCursor) return result;
     after = endCursor;
-    if (!(await extendShopLease(deps.db, shop, deps.owner, leaseMs))) return { ...result, outcome: 'failed', error: 'lease lost (the sweep took longer than its lease)' };
+    if (!(await extendShopLease(deps.db, shop, deps.owner, leaseMs)))
+      return { ...result, outcome: 'failed', error: 'lease lost (the sweep took longer than its lease)' };
   }
   return { ...result, outcome: 'failed', error: `more than ${MAX_PAGES} pages of paid orders` };
 }
@@ -234,7 +242,13 @@ async function withoutInvoice(db: Db, shop: string, orders: readonly ListedOrder
       db
         .select({ orderGid: sql<string>`${webhookDeliveries.orderGid}` })
         .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.shop, shop), inArray(webhookDeliveries.orderGid, gids), inArray(webhookDeliveries.outcome, NOT_PROCESSED_OUTCOMES))),
+        .where(
+          and(
+            eq(webhookDeliveries.shop, shop),
+            inArray(webhookDeliveries.orderGid, gids),
+            inArray(webhookDeliveries.outcome, NOT_PROCESSED_OUTCOMES),
+          ),
+        ),
     );
   const have = new Set(known.map((k) => k.orderGid));
   return orders.filter((o) => !have.has(o.id));
@@ -255,9 +269,17 @@ async function enqueueFromShopify(deps: SweepDeps, shop: string, order: ListedOr
     return { kind: 'skipped' };
   }
   // Same path as a webhook: an order stored by a webhook meanwhile comes back as a duplicate, no second row.
-  const outcome = await deps.intake.enqueue(invoice, { webhookId: `sweep-${randomUUID()}`, eventId: undefined, topic: 'orders/paid', triggeredAt: undefined });
+  const outcome = await deps.intake.enqueue(invoice, {
+    webhookId: `sweep-${randomUUID()}`,
+    eventId: undefined,
+    topic: 'orders/paid',
+    triggeredAt: undefined,
+  });
   if (outcome === 'stored') {
-    deps.logger.info({ shop, order: invoice.orderName, orderGid: invoice.orderGid }, 'reconciliation sweep: paid order had no invoice (webhook not received); enqueued');
+    deps.logger.info(
+      { shop, order: invoice.orderName, orderGid: invoice.orderGid },
+      'reconciliation sweep: paid order had no invoice (webhook not received); enqueued',
+    );
     deps.onStored?.();
   }
   return { kind: outcome };
@@ -283,7 +305,10 @@ async function fetchRestOrder(deps: SweepDeps, shop: string, orderGid: string): 
         signal: AbortSignal.timeout(REST_TIMEOUT_MS),
       });
     } catch (error) {
-      last = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? 'Shopify did not answer in time' : 'network error reaching Shopify';
+      last =
+        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
+          ? 'Shopify did not answer in time'
+          : 'network error reaching Shopify';
       if (attempt < REST_ATTEMPTS) await sleep(500 * 2 ** (attempt - 1));
       continue;
     }
@@ -291,7 +316,8 @@ async function fetchRestOrder(deps: SweepDeps, shop: string, orderGid: string): 
     if (response.status === 200) {
       try {
         const body = JSON.parse(text) as { order?: unknown };
-        if (typeof body.order !== 'object' || body.order === null) return { kind: 'failed', message: `REST order ${id}: answer has no order` };
+        if (typeof body.order !== 'object' || body.order === null)
+          return { kind: 'failed', message: `REST order ${id}: answer has no order` };
         return { kind: 'ok', order: body.order, raw: rawOrderText(text, body.order) };
       } catch {
         return { kind: 'failed', message: `REST order ${id}: answer is not JSON` };

@@ -6,13 +6,13 @@ import { z } from 'zod';
 export function parseJsonKeepingBigIds(text: string): unknown {
   // The reviver's third argument (source text access) is in Node ≥ 21; TypeScript's lib does not know it yet.
   const reviver = (_key: string, value: unknown, context?: { source?: string }): unknown =>
-    typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && context?.source !== undefined ? context.source : value;
+    typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && context?.source !== undefined
+      ? context.source
+      : value;
   return JSON.parse(text, reviver as (key: string, value: unknown) => unknown);
 }
 
-const numericId = z
-  .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)])
-  .transform((v) => String(v));
+const numericId = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]).transform((v) => String(v));
 
 const customerSchema = z.object({
   id: numericId.nullish(),
@@ -26,7 +26,10 @@ export const dataRequestPayloadSchema = z.object({
   shop_id: numericId.nullish(),
   shop_domain: shopDomain,
   customer: customerSchema,
-  orders_requested: z.array(numericId).nullish().transform((v) => v ?? []),
+  orders_requested: z
+    .array(numericId)
+    .nullish()
+    .transform((v) => v ?? []),
   data_request: z.object({ id: numericId.nullish() }).nullish(),
 });
 
@@ -34,7 +37,10 @@ export const customerRedactPayloadSchema = z.object({
   shop_id: numericId.nullish(),
   shop_domain: shopDomain,
   customer: customerSchema,
-  orders_to_redact: z.array(numericId).nullish().transform((v) => v ?? []),
+  orders_to_redact: z
+    .array(numericId)
+    .nullish()
+    .transform((v) => v ?? []),
 });
 
 export const shopRedactPayloadSchema = z.object({

@@ -25,7 +25,15 @@ export interface CustomerDataReport {
   invoices: CustomerInvoiceReport[];
 }
 
-const ORDER_PERSONAL_FIELDS = ['email', 'contact_email', 'phone', 'customer', 'billing_address', 'shipping_address', 'note_attributes'] as const;
+const ORDER_PERSONAL_FIELDS = [
+  'email',
+  'contact_email',
+  'phone',
+  'customer',
+  'billing_address',
+  'shipping_address',
+  'note_attributes',
+] as const;
 
 export async function customerDataReport(db: Db, shop: string, subject: DataSubject): Promise<CustomerDataReport> {
   const rows = await findCustomerInvoices(db, shop, subject);

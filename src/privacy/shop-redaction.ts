@@ -37,11 +37,17 @@ export async function redactShop(db: Db, shop: string): Promise<ShopRedactionRes
       gatewayCalls: count(await tx.delete(gatewayCalls).where(eq(gatewayCalls.shop, shop)).returning({ id: gatewayCalls.id })),
       // PDFs go with their invoice (ON DELETE CASCADE).
       invoices: count(await tx.delete(invoices).where(eq(invoices.shop, shop)).returning({ id: invoices.id })),
-      webhookDeliveries: count(await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.shop, shop)).returning({ id: webhookDeliveries.id })),
-      fiscalSequences: count(await tx.delete(fiscalSequences).where(eq(fiscalSequences.shop, shop)).returning({ shop: fiscalSequences.shop })),
+      webhookDeliveries: count(
+        await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.shop, shop)).returning({ id: webhookDeliveries.id }),
+      ),
+      fiscalSequences: count(
+        await tx.delete(fiscalSequences).where(eq(fiscalSequences.shop, shop)).returning({ shop: fiscalSequences.shop }),
+      ),
       fiscalSkips: count(await tx.delete(fiscalSkips).where(eq(fiscalSkips.shop, shop)).returning({ id: fiscalSkips.id })),
       sessions: count(await tx.delete(sessions).where(eq(sessions.shop, shop)).returning({ id: sessions.id })),
-      complianceRequests: count(await tx.delete(complianceRequests).where(eq(complianceRequests.shop, shop)).returning({ id: complianceRequests.id })),
+      complianceRequests: count(
+        await tx.delete(complianceRequests).where(eq(complianceRequests.shop, shop)).returning({ id: complianceRequests.id }),
+      ),
       shop: count(await tx.delete(shops).where(eq(shops.shop, shop)).returning({ shop: shops.shop })),
     };
     return result;

@@ -29,7 +29,20 @@ const ORDER_PERSONAL_KEYS = [
 ] as const;
 
 /** Keys that are personal wherever they appear (fulfillment destinations, refund notes, shipping phones…). */
-const PERSONAL_ANYWHERE = new Set(['email', 'contact_email', 'phone', 'first_name', 'last_name', 'address1', 'address2', 'zip', 'latitude', 'longitude', 'destination', 'destination_location']);
+const PERSONAL_ANYWHERE = new Set([
+  'email',
+  'contact_email',
+  'phone',
+  'first_name',
+  'last_name',
+  'address1',
+  'address2',
+  'zip',
+  'latitude',
+  'longitude',
+  'destination',
+  'destination_location',
+]);
 
 /** The order snapshot without the buyer's personal data. Returns a new object; the input is not changed. */
 export function redactOrderSnapshot(order: Json): Json {
@@ -59,7 +72,14 @@ function scrub(value: unknown): unknown {
 }
 
 /** The invoice client block fields that identify a person (the rest is tax classification and place codes). */
-const CLIENT_PERSONAL_FIELDS = ['numberRUC', 'digitCheckRUC', 'businessName', 'address', 'telephone1', 'email1'] as const satisfies readonly (keyof GatewayClient)[];
+const CLIENT_PERSONAL_FIELDS = [
+  'numberRUC',
+  'digitCheckRUC',
+  'businessName',
+  'address',
+  'telephone1',
+  'email1',
+] as const satisfies readonly (keyof GatewayClient)[];
 
 /**
  * A document that was never authorized is no fiscal record: its client block loses the person's data.

@@ -43,17 +43,40 @@ const CODES = {
 export const ITBMS_PERCENT: Readonly<Record<string, bigint>> = { '00': 0n, '01': 7n, '02': 10n, '03': 15n };
 
 const DATA_TRANSACTION_FIELDS = [
-  'typeEmission', 'typeDocument', 'numberDocumentFiscal', 'pointBillingFiscal', 'dateBroadcast',
-  'natureOperation', 'typeOperation', 'destinationOperation', 'formatCAFE', 'deliveryCAFE',
-  'shippingContainer', 'processGeneration', 'typeSale',
+  'typeEmission',
+  'typeDocument',
+  'numberDocumentFiscal',
+  'pointBillingFiscal',
+  'dateBroadcast',
+  'natureOperation',
+  'typeOperation',
+  'destinationOperation',
+  'formatCAFE',
+  'deliveryCAFE',
+  'shippingContainer',
+  'processGeneration',
+  'typeSale',
 ] as const;
 const ITEM_FIELDS = [
-  'description', 'code', 'amount', 'priceUnit', 'priceUnitDiscount', 'priceItem', 'rateITBMS', 'valueITBMS',
+  'description',
+  'code',
+  'amount',
+  'priceUnit',
+  'priceUnitDiscount',
+  'priceItem',
+  'rateITBMS',
+  'valueITBMS',
   'totalValue',
 ] as const;
 const TOTALS_FIELDS = [
-  'totalPriceNet', 'totalITBMS', 'totalAmountTaxed', 'totalInvoice', 'totalValueReceived', 'timePayment',
-  'nroItems', 'totalAllItems',
+  'totalPriceNet',
+  'totalITBMS',
+  'totalAmountTaxed',
+  'totalInvoice',
+  'totalValueReceived',
+  'timePayment',
+  'nroItems',
+  'totalAllItems',
 ] as const;
 const PAYMENT_FIELDS = ['formPaymentInvoice', 'valueFeePaid'] as const;
 /** Client fields the taxpayer and government types must carry (§3.6). */
@@ -66,7 +89,12 @@ const ITEM_AMOUNT = /^\d{1,9}\.\d{2,6}$/;
 const QUANTITY = /^\d{1,9}(?:\.\d{1,6})?$/;
 const ITEM_AMOUNT_FIELDS = ['priceUnit', 'priceUnitDiscount', 'priceItem', 'valueITBMS', 'totalValue'] as const;
 const TOTAL_AMOUNT_FIELDS = [
-  'totalPriceNet', 'totalITBMS', 'totalAmountTaxed', 'totalInvoice', 'totalValueReceived', 'totalAllItems',
+  'totalPriceNet',
+  'totalITBMS',
+  'totalAmountTaxed',
+  'totalInvoice',
+  'totalValueReceived',
+  'totalAllItems',
 ] as const;
 
 // Formats of the numbering and client fields (§3.6–§3.8, §3.11).
@@ -176,7 +204,10 @@ function checkRules(body: Json, now: Date): RuleProblem | undefined {
     () => (items.length > MAX_ITEMS ? rule('2001', 12, 'listItems', `${items.length} ítems; el máximo es ${MAX_ITEMS}`) : undefined),
     ...items.map((item, i) => () => checkItem(item, i + 1)),
     () => checkTotalsFormats(totals),
-    () => (payments.length > MAX_PAYMENTS ? invalid('listFormPayment', `listFormPayment tiene ${payments.length} formas de pago; el máximo es ${MAX_PAYMENTS}`) : undefined),
+    () =>
+      payments.length > MAX_PAYMENTS
+        ? invalid('listFormPayment', `listFormPayment tiene ${payments.length} formas de pago; el máximo es ${MAX_PAYMENTS}`)
+        : undefined,
     ...payments.map((p, i) => () => checkPayment(p, i + 1)),
     () => checkTotalsArithmetic(items, totals, payments),
   );
@@ -208,7 +239,10 @@ function checkDataTransaction(data: Json, now: Date): RuleProblem | undefined {
 export function checkDateBroadcast(text: string, now: Date): RuleProblem | undefined {
   const instant = parseDateBroadcast(text);
   if (instant === undefined) {
-    return invalid('dateBroadcast', `formato inválido: dateBroadcast "${text}" debe ser YYYY-MM-DDThh:mm:ss±hh:mm (con zona horaria, sin fracciones, ej. 2026-04-10T09:30:00-05:00)`);
+    return invalid(
+      'dateBroadcast',
+      `formato inválido: dateBroadcast "${text}" debe ser YYYY-MM-DDThh:mm:ss±hh:mm (con zona horaria, sin fracciones, ej. 2026-04-10T09:30:00-05:00)`,
+    );
   }
   if (instant - now.getTime() > MAX_FUTURE_MS) {
     return rule('1520', undefined, 'dateBroadcast', `dateBroadcast ${text} está más de 2 días en el futuro`);
@@ -234,27 +268,45 @@ function checkClient(client: Json, data: Json): RuleProblem | undefined {
   const country = client.country as string;
   return firstOf(
     () => checkCode(client, 'typeClientEB'),
-    () => checkOptionalStrings(client, [
-      'typeTaxpayer', 'numberRUC', 'digitCheckRUC', 'businessName', 'address', 'codeLocation', 'province',
-      'district', 'correction', 'telephone1', 'email1',
-    ]),
+    () =>
+      checkOptionalStrings(client, [
+        'typeTaxpayer',
+        'numberRUC',
+        'digitCheckRUC',
+        'businessName',
+        'address',
+        'codeLocation',
+        'province',
+        'district',
+        'correction',
+        'telephone1',
+        'email1',
+      ]),
     () => checkFormat(client, 'country', COUNTRY, 'debe ser un código ISO de 2 letras mayúsculas (§3.8)'),
-    () => data.destinationOperation === '1' && country !== 'PA'
-      ? rule('1611', undefined, 'country', `country "${country}" debe ser PA cuando destinationOperation es 1`)
-      : undefined,
-    () => data.destinationOperation === '2' && country === 'PA'
-      ? rule('1612', undefined, 'country', 'country no puede ser PA cuando destinationOperation es 2')
-      : undefined,
+    () =>
+      data.destinationOperation === '1' && country !== 'PA'
+        ? rule('1611', undefined, 'country', `country "${country}" debe ser PA cuando destinationOperation es 1`)
+        : undefined,
+    () =>
+      data.destinationOperation === '2' && country === 'PA'
+        ? rule('1612', undefined, 'country', 'country no puede ser PA cuando destinationOperation es 2')
+        : undefined,
     () => (type === '04' ? checkForeignClient(client) : undefined),
     () => (present(client.typeTaxpayer) ? checkCode(client, 'typeTaxpayer') : undefined),
     () => (type === '01' || type === '03' ? checkClientWithRuc(client) : undefined),
     () => checkLength(client, 'businessName', 2, 200),
     () => checkLength(client, 'address', type === '01' || type === '03' ? 5 : 1, 100),
-    () => present(client.email1) ? checkFormat(client, 'email1', EMAIL, 'no es una dirección de correo válida') : undefined,
+    () => (present(client.email1) ? checkFormat(client, 'email1', EMAIL, 'no es una dirección de correo válida') : undefined),
     () => checkLength(client, 'email1', 3, 100),
-    () => present(client.codeLocation)
-      ? checkFormat(client, 'codeLocation', CODE_LOCATION, 'debe ser provincia-distrito-corregimiento, números sin ceros de relleno (ej. 8-8-7)')
-      : undefined,
+    () =>
+      present(client.codeLocation)
+        ? checkFormat(
+            client,
+            'codeLocation',
+            CODE_LOCATION,
+            'debe ser provincia-distrito-corregimiento, números sin ceros de relleno (ej. 8-8-7)',
+          )
+        : undefined,
     () => checkLength(client, 'codeLocation', 5, 8),
   );
 }
@@ -282,14 +334,16 @@ function checkItem(item: Json, line: number): RuleProblem | undefined {
   const description = item.description as string;
   return firstOf(
     () => checkOptionalStrings(item, ['codeGTIN', 'cantGTINCom', 'codeGTINInv', 'cantGTINComInv']),
-    () => [...description].length < 2 || [...description].length > 500
-      ? rule('2000', 14, 'description', `item ${line}: description debe tener de 2 a 500 caracteres (tiene ${[...description].length})`)
-      : undefined,
+    () =>
+      [...description].length < 2 || [...description].length > 500
+        ? rule('2000', 14, 'description', `item ${line}: description debe tener de 2 a 500 caracteres (tiene ${[...description].length})`)
+        : undefined,
     () => checkFormat(item, 'amount', QUANTITY, 'debe ser una cantidad con 0 a 6 decimales (§3.12)', line),
-    ...(['cantGTINCom', 'cantGTINComInv'] as const).map((f) => () =>
-      present(item[f]) ? checkFormat(item, f, QUANTITY, 'debe ser una cantidad con 0 a 6 decimales (§3.12)', line) : undefined),
-    ...ITEM_AMOUNT_FIELDS.map((f) => () =>
-      checkFormat(item, f, ITEM_AMOUNT, 'debe ser un monto con 2 a 6 decimales (§3.12)', line)),
+    ...(['cantGTINCom', 'cantGTINComInv'] as const).map(
+      (f) => () =>
+        present(item[f]) ? checkFormat(item, f, QUANTITY, 'debe ser una cantidad con 0 a 6 decimales (§3.12)', line) : undefined,
+    ),
+    ...ITEM_AMOUNT_FIELDS.map((f) => () => checkFormat(item, f, ITEM_AMOUNT, 'debe ser un monto con 2 a 6 decimales (§3.12)', line)),
     () => checkCode(item, 'rateITBMS', line),
     () => checkItemArithmetic(item, line),
   );
@@ -310,24 +364,40 @@ function checkItemArithmetic(item: Json, line: number): RuleProblem | undefined 
   // A zero discount is "not sent"; any sent discount must be below the unit price (also rules out a
   // discount on a non-valued item).
   if (discount > 0n && discount >= priceUnit) {
-    return rule('2051', 1, 'priceUnitDiscount',
-      `${at}priceUnitDiscount ${item.priceUnitDiscount as string} debe ser menor que priceUnit ${item.priceUnit as string}`);
+    return rule(
+      '2051',
+      1,
+      'priceUnitDiscount',
+      `${at}priceUnitDiscount ${item.priceUnitDiscount as string} debe ser menor que priceUnit ${item.priceUnit as string}`,
+    );
   }
   // amount × net price is in 10⁻¹² units; priceItem (10⁻⁶) must equal it exactly.
   const expectedPriceItem = amount * (priceUnit - discount);
   if (priceItem * MICRO !== expectedPriceItem) {
-    return rule('2053', 2, 'priceItem',
-      `${at}priceItem ${item.priceItem as string} != amount × (priceUnit − priceUnitDiscount) = ${formatScaled(expectedPriceItem, 12)}`);
+    return rule(
+      '2053',
+      2,
+      'priceItem',
+      `${at}priceItem ${item.priceItem as string} != amount × (priceUnit − priceUnitDiscount) = ${formatScaled(expectedPriceItem, 12)}`,
+    );
   }
   // valueITBMS within ±0.01 of priceItem × rate; compared ×100 to stay in integers.
   const diff = abs(valueITBMS * 100n - priceItem * percent);
   if (diff > CENT_MICRO * 100n) {
-    return rule('2152', 3, 'valueITBMS',
-      `${at}valueITBMS ${item.valueITBMS as string} != priceItem × ${percent}% = ${formatScaled(priceItem * percent, 8)} (tolerancia ±0.01)`);
+    return rule(
+      '2152',
+      3,
+      'valueITBMS',
+      `${at}valueITBMS ${item.valueITBMS as string} != priceItem × ${percent}% = ${formatScaled(priceItem * percent, 8)} (tolerancia ±0.01)`,
+    );
   }
   if (totalValue !== priceItem + valueITBMS) {
-    return rule('2056', 4, 'totalValue',
-      `${at}totalValue ${item.totalValue as string} != priceItem + valueITBMS = ${formatScaled(priceItem + valueITBMS, 6)}`);
+    return rule(
+      '2056',
+      4,
+      'totalValue',
+      `${at}totalValue ${item.totalValue as string} != priceItem + valueITBMS = ${formatScaled(priceItem + valueITBMS, 6)}`,
+    );
   }
   return undefined;
 }
@@ -335,9 +405,10 @@ function checkItemArithmetic(item: Json, line: number): RuleProblem | undefined 
 function checkTotalsFormats(totals: Json): RuleProblem | undefined {
   return firstOf(
     ...TOTAL_AMOUNT_FIELDS.map((f) => () => checkFormat(totals, f, TOTAL_AMOUNT, 'debe ser un monto con exactamente 2 decimales (§3.12)')),
-    () => present(totals.totalISC)
-      ? checkFormat(totals, 'totalISC', TOTAL_AMOUNT, 'debe ser vacío o un monto con exactamente 2 decimales (§3.12)')
-      : undefined,
+    () =>
+      present(totals.totalISC)
+        ? checkFormat(totals, 'totalISC', TOTAL_AMOUNT, 'debe ser vacío o un monto con exactamente 2 decimales (§3.12)')
+        : undefined,
     () => checkCode(totals, 'timePayment'),
     () => checkFormat(totals, 'nroItems', /^\d{1,4}$/, 'debe ser un número entero de ítems'),
   );
@@ -365,13 +436,17 @@ function checkTotalsArithmetic(items: Json[], totals: Json, payments: Json[]): R
     ['2510', 10, 'totalValueReceived', sum(payments, 'valueFeePaid'), 'Σ valueFeePaid'],
   ];
   return firstOf(
-    () => nroItems !== items.length || nroItems < 1 || nroItems > MAX_ITEMS
-      ? rule('2513', 12, 'nroItems', `nroItems ${totals.nroItems as string} != número de ítems = ${items.length} (1 a ${MAX_ITEMS})`)
-      : undefined,
-    ...sums.map(([code, ruleNo, field, expected, formula]) => () =>
-      total(field) !== expected
-        ? rule(code, ruleNo, field, `${field} ${totals[field] as string} != ${formula} = ${formatScaled(expected, 6)}`)
-        : undefined),
+    () =>
+      nroItems !== items.length || nroItems < 1 || nroItems > MAX_ITEMS
+        ? rule('2513', 12, 'nroItems', `nroItems ${totals.nroItems as string} != número de ítems = ${items.length} (1 a ${MAX_ITEMS})`)
+        : undefined,
+    ...sums.map(
+      ([code, ruleNo, field, expected, formula]) =>
+        () =>
+          total(field) !== expected
+            ? rule(code, ruleNo, field, `${field} ${totals[field] as string} != ${formula} = ${formatScaled(expected, 6)}`)
+            : undefined,
+    ),
   );
 }
 
@@ -390,9 +465,14 @@ export function toMicro(text: string): bigint {
 /** A non-negative or negative integer in 10^-scale units as a decimal with at least 2 decimals. */
 export function formatScaled(value: bigint, scale: number): string {
   const sign = value < 0n ? '-' : '';
-  const digits = abs(value).toString().padStart(scale + 1, '0');
+  const digits = abs(value)
+    .toString()
+    .padStart(scale + 1, '0');
   const whole = digits.slice(0, digits.length - scale);
-  const frac = digits.slice(digits.length - scale).replace(/0+$/, '').padEnd(2, '0');
+  const frac = digits
+    .slice(digits.length - scale)
+    .replace(/0+$/, '')
+    .padEnd(2, '0');
   return `${sign}${whole}.${frac}`;
 }
 
@@ -466,7 +546,12 @@ function checkCode(container: Json, field: keyof typeof CODES, line?: number, wh
 }
 
 function checkFormat(
-  container: Json, field: string, pattern: RegExp, requirement: string, line?: number, what = 'item',
+  container: Json,
+  field: string,
+  pattern: RegExp,
+  requirement: string,
+  line?: number,
+  what = 'item',
 ): RuleProblem | undefined {
   const value = container[field] as string;
   if (pattern.test(value)) return undefined;

@@ -20,11 +20,7 @@ import { z } from 'zod';
 import { buildCufe, qrUrl } from '../../mappers/cufe.ts';
 import { sameSecret } from '../same-secret.ts';
 import { mulberry32 } from '../seeded-random.ts';
-import {
-  documentSchema,
-  type GatewayCredentials,
-  type GatewayDocument,
-} from '../gateway/gateway-types.ts';
+import { documentSchema, type GatewayCredentials, type GatewayDocument } from '../gateway/gateway-types.ts';
 import { checkCredentialsPresent, checkDocumentDataPresent, validateSendDocument } from './document-rules.ts';
 import type { PdfRenderer } from './pdf-thread.ts';
 import { renderInvoicePdf, type SandboxIssuer } from './sandbox-pdf.ts';
@@ -42,10 +38,12 @@ export type SandboxOperation = (typeof SANDBOX_OPERATIONS)[number];
  */
 export const faultConfigSchema = z.strictObject({
   /** Time to answer each request (the gateway's own work included): fixed, or uniform in [min, max]. */
-  latencyMs: z.union([
-    z.number().int().min(0),
-    z.strictObject({ min: z.number().int().min(0), max: z.number().int().min(0) }).refine((r) => r.min <= r.max, 'min must be ≤ max'),
-  ]).optional(),
+  latencyMs: z
+    .union([
+      z.number().int().min(0),
+      z.strictObject({ min: z.number().int().min(0), max: z.number().int().min(0) }).refine((r) => r.min <= r.max, 'min must be ≤ max'),
+    ])
+    .optional(),
   /** Share of SendDocument answered `201` generic error without issuing. */
   rate201: z.number().min(0).max(1).optional(),
   /** Share answered HTTP 500/502/503 with an HTML body. */
@@ -287,7 +285,13 @@ export class SandboxGateway {
     if (!parsed.success) return failure('201', `${MESSAGES.generic} ${parsed.error.issues[0]?.message ?? ''}`.trim());
     const document = parsed.data;
     const data = document.dataTransaction;
-    const key = documentKey(request.Company, document.codeBranchIssuer, data.pointBillingFiscal, data.typeDocument, data.numberDocumentFiscal);
+    const key = documentKey(
+      request.Company,
+      document.codeBranchIssuer,
+      data.pointBillingFiscal,
+      data.typeDocument,
+      data.numberDocumentFiscal,
+    );
     if (this.#documents.has(key)) {
       const fiscalNumber = `${document.codeBranchIssuer}-${data.pointBillingFiscal}-${data.numberDocumentFiscal}`;
       return failure('102', `${MESSAGES.duplicate}: ${fiscalNumber} (tipo ${data.typeDocument}) ya existe`);
@@ -322,7 +326,14 @@ export class SandboxGateway {
 
   #pdfOf(issued: IssuedDocument): Promise<Uint8Array> {
     const { issuer, environment, cufe, qr, receptionDateDGI, nroAuthorizationProtocol } = issued;
-    issued.pdf ??= (this.#renderPdf ?? renderInvoicePdf)(issued.document, { issuer, environment, cufe, qr, receptionDateDGI, nroAuthorizationProtocol });
+    issued.pdf ??= (this.#renderPdf ?? renderInvoicePdf)(issued.document, {
+      issuer,
+      environment,
+      cufe,
+      qr,
+      receptionDateDGI,
+      nroAuthorizationProtocol,
+    });
     return issued.pdf;
   }
 
@@ -371,9 +382,7 @@ export class SandboxGateway {
     return issued ? { issued } : { failure: failure('201', MESSAGES.notFound) };
   }
 
-  #issue(
-    company: string, environment: string, document: GatewayDocument, raw: unknown, issuer: SandboxIssuer, now: Date,
-  ): IssuedDocument {
+  #issue(company: string, environment: string, document: GatewayDocument, raw: unknown, issuer: SandboxIssuer, now: Date): IssuedDocument {
     const data = document.dataTransaction;
     const env = environment === '1' ? '1' : '2';
     const securityCode = String(Math.floor(this.#securityCodes() * 1e9)).padStart(9, '0');
@@ -489,4 +498,3 @@ export function signJwt(payload: Record<string, unknown>, key: string): string {
   const signature = createHmac('sha256', key).update(`${header}.${body}`).digest('base64url');
   return `${header}.${body}.${signature}`;
 }
-

@@ -63,7 +63,9 @@ async function main(): Promise<void> {
   const c = DEFAULT_SANDBOX_CREDENTIALS;
   console.log(`Sandbox gateway listening: ${sandbox.url}`);
   console.log(`Authorization header: Bearer ${DEFAULT_SANDBOX_AUTH_TOKEN}   (the bare token is accepted too)`);
-  console.log(`Credentials: GW_Company=${c.GW_Company} GW_Token=${c.GW_Token} Id_Pac=${c.Id_Pac} Enterprise=${c.Enterprise} Company=${c.Company} Token=${c.Token}`);
+  console.log(
+    `Credentials: GW_Company=${c.GW_Company} GW_Token=${c.GW_Token} Id_Pac=${c.Id_Pac} Enterprise=${c.Enterprise} Company=${c.Company} Token=${c.Token}`,
+  );
   console.log('  (any Token works except an empty one or one starting with "bad", which gets code 101)');
   console.log(`Faults: POST ${sandbox.url}/_sandbox/faults  e.g. {"rate5xx":0.2,"latencyMs":{"min":50,"max":500},"seed":7}`);
   console.log(`Issued documents: GET ${sandbox.url}/_sandbox/documents`);

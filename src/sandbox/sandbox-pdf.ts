@@ -1,7 +1,22 @@
 // The sandbox's printable invoice (its stand-in for the PAC's CAFE PDF): a real PDF drawn with
 // pdf-lib and the standard Helvetica fonts, with a vector QR of the DGI query address.
 import { deflateSync } from 'node:zlib';
-import { PDFContentStream, PDFDocument, PDFRawStream, StandardFonts, concatTransformationMatrix, fill, popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingGrayscaleColor, type PDFFont, type PDFOperator, type PDFPage } from 'pdf-lib';
+import {
+  PDFContentStream,
+  PDFDocument,
+  PDFRawStream,
+  StandardFonts,
+  concatTransformationMatrix,
+  fill,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingGrayscaleColor,
+  type PDFFont,
+  type PDFOperator,
+  type PDFPage,
+} from 'pdf-lib';
 import { create as createQr } from 'qrcode';
 import { findLocationByCode } from '../../mappers/panama-locations.ts';
 import type { GatewayClient, GatewayDocument } from '../gateway/gateway-types.ts';
@@ -39,16 +54,34 @@ const GREY = rgb(0.4, 0.4, 0.4);
 const LIGHT = rgb(0.9, 0.9, 0.9);
 
 const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
-  '01': 'Factura de operación interna', '02': 'Factura de importación', '03': 'Factura de exportación',
-  '04': 'Nota de crédito referente a FE', '05': 'Nota de débito referente a FE', '06': 'Nota de crédito genérica',
-  '07': 'Nota de débito genérica', '08': 'Factura de zona franca', '09': 'Reembolso', '10': 'Factura de operación extranjera',
+  '01': 'Factura de operación interna',
+  '02': 'Factura de importación',
+  '03': 'Factura de exportación',
+  '04': 'Nota de crédito referente a FE',
+  '05': 'Nota de débito referente a FE',
+  '06': 'Nota de crédito genérica',
+  '07': 'Nota de débito genérica',
+  '08': 'Factura de zona franca',
+  '09': 'Reembolso',
+  '10': 'Factura de operación extranjera',
 };
 const CLIENT_TYPES: Readonly<Record<string, string>> = {
-  '01': 'Contribuyente', '02': 'Consumidor final', '03': 'Gobierno', '04': 'Extranjero',
+  '01': 'Contribuyente',
+  '02': 'Consumidor final',
+  '03': 'Gobierno',
+  '04': 'Extranjero',
 };
 const PAYMENT_FORMS: Readonly<Record<string, string>> = {
-  '01': 'Crédito', '02': 'Contado', '03': 'Tarjeta de crédito', '04': 'Tarjeta de débito', '05': 'Tarjeta de fidelización',
-  '06': 'Vale', '07': 'Tarjeta de regalo', '08': 'Transferencia / depósito', '09': 'Cheque', '99': 'Otro',
+  '01': 'Crédito',
+  '02': 'Contado',
+  '03': 'Tarjeta de crédito',
+  '04': 'Tarjeta de débito',
+  '05': 'Tarjeta de fidelización',
+  '06': 'Vale',
+  '07': 'Tarjeta de regalo',
+  '08': 'Transferencia / depósito',
+  '09': 'Cheque',
+  '99': 'Otro',
 };
 const ITBMS_RATES: Readonly<Record<string, string>> = { '00': '0%', '01': '7%', '02': '10%', '03': '15%' };
 
@@ -199,8 +232,15 @@ function drawLines(c: Cursor, doc: GatewayDocument): void {
   drawTableHeader(c);
   for (const [i, item] of doc.listItems.entries()) {
     const cells = [
-      String(i + 1), item.code, item.description, item.amount, item.priceUnit, item.priceUnitDiscount,
-      ITBMS_RATES[item.rateITBMS] ?? item.rateITBMS, item.valueITBMS, item.totalValue,
+      String(i + 1),
+      item.code,
+      item.description,
+      item.amount,
+      item.priceUnit,
+      item.priceUnitDiscount,
+      ITBMS_RATES[item.rateITBMS] ?? item.rateITBMS,
+      item.valueITBMS,
+      item.totalValue,
     ].map((cell, k) => cellLines(c.fonts, c.fonts.clean(cell), COLUMNS[k]!));
     const height = Math.max(...cells.map((l) => l.length)) * LINE_HEIGHT + 3;
     if (c.y - height < BOTTOM) {
@@ -257,9 +297,20 @@ function drawTotals(c: Cursor, doc: GatewayDocument): void {
     ['TOTAL', t.totalInvoice, true],
     ['Total recibido', t.totalValueReceived, false],
   ];
-  const payments = t.listFormPayment.map((p): [string, string, boolean] =>
-    [`Pago: ${PAYMENT_FORMS[p.formPaymentInvoice] ?? p.formPaymentInvoice}`, p.valueFeePaid, false]);
-  const all = [...rows, ...payments, [`Ítems: ${t.nroItems}   Tiempo de pago: ${t.timePayment === '1' ? 'inmediato' : t.timePayment}`, '', false] as [string, string, boolean]];
+  const payments = t.listFormPayment.map((p): [string, string, boolean] => [
+    `Pago: ${PAYMENT_FORMS[p.formPaymentInvoice] ?? p.formPaymentInvoice}`,
+    p.valueFeePaid,
+    false,
+  ]);
+  const all = [
+    ...rows,
+    ...payments,
+    [`Ítems: ${t.nroItems}   Tiempo de pago: ${t.timePayment === '1' ? 'inmediato' : t.timePayment}`, '', false] as [
+      string,
+      string,
+      boolean,
+    ],
+  ];
   if (c.y - all.length * 12 < BOTTOM) newPage(c);
   const right = PAGE_WIDTH - MARGIN;
   for (const [label, value, strong] of all) {
@@ -313,7 +364,14 @@ export function drawQr(page: PDFPage, value: string, x: number, y: number, size:
     }
   }
   // One path filled once, in module units (whole numbers: short to write and to compress), scaled to size.
-  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(unit, 0, 0, unit, x, y), setFillingGrayscaleColor(0), ...runs, fill(), popGraphicsState());
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(unit, 0, 0, unit, x, y),
+    setFillingGrayscaleColor(0),
+    ...runs,
+    fill(),
+    popGraphicsState(),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -172,7 +172,9 @@ function httpStatusOf(error: unknown): number {
 
 function describe(error: unknown): string {
   if (error && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) {
-    return error.issues.map((i: { path?: unknown[]; message?: string }) => `${(i.path ?? []).join('.') || '(raíz)'}: ${i.message}`).join('; ');
+    return error.issues
+      .map((i: { path?: unknown[]; message?: string }) => `${(i.path ?? []).join('.') || '(raíz)'}: ${i.message}`)
+      .join('; ');
   }
   return error instanceof Error ? error.message : String(error);
 }

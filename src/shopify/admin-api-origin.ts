@@ -28,11 +28,7 @@ export interface RewrittenUrl {
  * `https://<shop>.myshopify.com/<path>?<query>` → `<origin>/<path>?<query>`; undefined for any other URL.
  * With `shopInQuery`, `shop=<shop>` is added to the query (for browser redirects, which carry no custom header).
  */
-export function rewriteShopifyUrl(
-  url: string,
-  origin: string,
-  options: { shopInQuery?: boolean } = {},
-): RewrittenUrl | undefined {
+export function rewriteShopifyUrl(url: string, origin: string, options: { shopInQuery?: boolean } = {}): RewrittenUrl | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -1,12 +1,6 @@
 // Admin GraphQL calls for a shop with its offline session, through @shopify/shopify-api, with our own
 // retries: the library retries only 429/503, while GraphQL throttling arrives as THROTTLED in a 200.
-import {
-  GraphqlQueryError,
-  HttpRequestError,
-  HttpResponseError,
-  type Session,
-  type Shopify,
-} from '@shopify/shopify-api';
+import { GraphqlQueryError, HttpRequestError, HttpResponseError, type Session, type Shopify } from '@shopify/shopify-api';
 import type { Logger } from '../logger.ts';
 
 export type AdminResult<T> = { ok: true; data: T } | { ok: false; retryable: boolean; message: string };
@@ -45,7 +39,8 @@ export function createShopifyAdmin(o: AdminClientOptions): ShopifyAdmin {
       let last: AdminResult<T> = { ok: false, retryable: true, message: 'not attempted' };
       for (let attempt = 1; attempt <= attempts; attempt++) {
         const session = await o.sessions.get(shop);
-        if (!session) return { ok: false, retryable: false, message: `no Shopify access for ${shop}: install the app or add the shop's access token` };
+        if (!session)
+          return { ok: false, retryable: false, message: `no Shopify access for ${shop}: install the app or add the shop's access token` };
         last = await requestOnce<T>(o.shopify, session, query, variables, o.timeoutMs ?? 15_000);
         if (last.ok || !last.retryable) return last;
         if (last.message.startsWith('HTTP 401')) await o.sessions.invalidate?.(shop);
@@ -60,7 +55,13 @@ export function createShopifyAdmin(o: AdminClientOptions): ShopifyAdmin {
   };
 }
 
-async function requestOnce<T>(shopify: Shopify, session: Session, query: string, variables: Record<string, unknown> | undefined, timeoutMs: number): Promise<AdminResult<T>> {
+async function requestOnce<T>(
+  shopify: Shopify,
+  session: Session,
+  query: string,
+  variables: Record<string, unknown> | undefined,
+  timeoutMs: number,
+): Promise<AdminResult<T>> {
   try {
     const client = new shopify.clients.Graphql({ session });
     const response = await client.request<T>(query, { variables, retries: 0, signal: AbortSignal.timeout(timeoutMs) });
@@ -75,7 +76,11 @@ async function requestOnce<T>(shopify: Shopify, session: Session, query: string,
     }
     if (error instanceof HttpResponseError) {
       const code = error.response.code;
-      return { ok: false, retryable: code === 429 || code >= 500 || code === 401, message: `HTTP ${code} ${error.response.statusText ?? ''}`.trim() };
+      return {
+        ok: false,
+        retryable: code === 429 || code >= 500 || code === 401,
+        message: `HTTP ${code} ${error.response.statusText ?? ''}`.trim(),
+      };
     }
     if (error instanceof HttpRequestError) return { ok: false, retryable: true, message: 'network error reaching Shopify' };
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
@@ -92,7 +97,7 @@ function isThrottled(errors: unknown): boolean {
 
 function describeErrors(errors: unknown): string {
   if (!errors) return '';
-  const list = Array.isArray(errors) ? errors : (errors as { graphQLErrors?: unknown[]; message?: string }).graphQLErrors ?? [errors];
+  const list = Array.isArray(errors) ? errors : ((errors as { graphQLErrors?: unknown[]; message?: string }).graphQLErrors ?? [errors]);
   return list
     .map((e) => (typeof e === 'string' ? e : ((e as { message?: string })?.message ?? JSON.stringify(e))))
     .join('; ')

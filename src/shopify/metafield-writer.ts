@@ -54,7 +54,9 @@ export async function writeInvoiceMetafields(
     return {
       ok: false,
       retryable: false,
-      message: userErrors.map((e) => `${(e.field ?? []).join('.') || 'metafields'}: ${e.message}${e.code ? ` (${e.code})` : ''}`).join('; '),
+      message: userErrors
+        .map((e) => `${(e.field ?? []).join('.') || 'metafields'}: ${e.message}${e.code ? ` (${e.code})` : ''}`)
+        .join('; '),
     };
   }
   return { ok: true, data: { written: written?.length ?? 0 } };

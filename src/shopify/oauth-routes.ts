@@ -58,7 +58,10 @@ export function beginAuth(deps: OAuthDeps): RequestHandler {
     const captured = capturedResponse();
     await deps.shopify.auth.begin({ shop, callbackPath: AUTH_CALLBACK_PATH, isOnline: false, rawRequest: req, rawResponse: captured });
     for (const [name, value] of Object.entries(captured.headers)) {
-      res.setHeader(name, name.toLowerCase() === 'location' && typeof value === 'string' ? browserLocation(value, deps.adminApiOrigin) : value);
+      res.setHeader(
+        name,
+        name.toLowerCase() === 'location' && typeof value === 'string' ? browserLocation(value, deps.adminApiOrigin) : value,
+      );
     }
     res.status(captured.statusCode).end();
   };
@@ -113,11 +116,17 @@ function shopParam(shopify: Shopify, req: Request): string | undefined {
 function refuse(res: Response, error: unknown, logger: Logger): void {
   if (error instanceof InvalidOAuthError || error instanceof InvalidHmacError) {
     logger.warn({ reason: error.name }, 'OAuth callback refused: bad signature or state');
-    res.status(400).type('text/plain').send('Install refused: the request signature or state is not valid. Start the install again from Shopify.');
+    res
+      .status(400)
+      .type('text/plain')
+      .send('Install refused: the request signature or state is not valid. Start the install again from Shopify.');
     return;
   }
   if (error instanceof CookieNotFound) {
-    res.status(400).type('text/plain').send('Install refused: the install session expired or cookies are blocked. Start the install again from Shopify.');
+    res
+      .status(400)
+      .type('text/plain')
+      .send('Install refused: the install session expired or cookies are blocked. Start the install again from Shopify.');
     return;
   }
   if (error instanceof BotActivityDetected) {

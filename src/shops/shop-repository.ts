@@ -91,7 +91,8 @@ export class ShopRepository {
     if (!current) return { ok: false, problems: [`shop ${shop} is not installed`] };
     const credentials = input.credentials ?? current.credentials;
     const enabled = input.enabled ?? current.enabled;
-    if (enabled && !credentials) return { ok: false, problems: ['enabled: the gateway credentials must be set before invoicing can be enabled'] };
+    if (enabled && !credentials)
+      return { ok: false, problems: ['enabled: the gateway credentials must be set before invoicing can be enabled'] };
     const { credentials: _c, enabled: _e, ...settings } = input;
     await this.db
       .update(shops)
@@ -111,15 +112,22 @@ export class ShopRepository {
   async setEnabled(shop: string, enabled: boolean): Promise<{ ok: true } | { ok: false; problems: string[] }> {
     const current = await this.get(shop);
     if (!current) return { ok: false, problems: [`shop ${shop} is not installed`] };
-    if (enabled && !current.credentials) return { ok: false, problems: ['enabled: the gateway credentials must be set before invoicing can be enabled'] };
-    await this.db.update(shops).set({ enabled, updatedAt: sql`now()` }).where(eq(shops.shop, shop));
+    if (enabled && !current.credentials)
+      return { ok: false, problems: ['enabled: the gateway credentials must be set before invoicing can be enabled'] };
+    await this.db
+      .update(shops)
+      .set({ enabled, updatedAt: sql`now()` })
+      .where(eq(shops.shop, shop));
     this.statusCache.delete(shop);
     return { ok: true };
   }
 
   /** 101 from the gateway: hold the shop's queue until its settings change. */
   async pause(shop: string, reason: string): Promise<void> {
-    await this.db.update(shops).set({ pausedReason: reason, updatedAt: sql`now()` }).where(eq(shops.shop, shop));
+    await this.db
+      .update(shops)
+      .set({ pausedReason: reason, updatedAt: sql`now()` })
+      .where(eq(shops.shop, shop));
   }
 
   async markUninstalled(shop: string): Promise<void> {

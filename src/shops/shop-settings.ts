@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { mappingSettingsSchema } from '../../mappers/mapping-settings.ts';
 import type { GatewayCredentials } from '../gateway/gateway-types.ts';
 
-const required = (label: string) => z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`);
+const required = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`);
 
 /** The six gateway credentials (spec: credentials block). Stored encrypted, never shown back in full. */
 export const credentialsInputSchema = z.object({

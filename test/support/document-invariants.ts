@@ -37,9 +37,11 @@ export function brokenInvariants(doc: GatewayDocument): string[] {
     const percent = RATE_PERCENT[it.rateITBMS];
     if (percent === undefined) broken.push(`${at}: rate code ${it.rateITBMS}`);
     if (amount <= 0n) broken.push(`${at}: amount ${it.amount} not positive`);
-    if (discount < 0n || (discount > 0n && discount >= unit)) broken.push(`${at}: discount ${it.priceUnitDiscount} vs unit ${it.priceUnit}`);
+    if (discount < 0n || (discount > 0n && discount >= unit))
+      broken.push(`${at}: discount ${it.priceUnitDiscount} vs unit ${it.priceUnit}`);
     // Rule 2 exactly: amount × (unit − discount), both in millionths → 10⁻¹².
-    if (priceItem * 1_000_000n !== amount * (unit - discount)) broken.push(`${at}: priceItem ${it.priceItem} != ${it.amount} × (${it.priceUnit} − ${it.priceUnitDiscount})`);
+    if (priceItem * 1_000_000n !== amount * (unit - discount))
+      broken.push(`${at}: priceItem ${it.priceItem} != ${it.amount} × (${it.priceUnit} − ${it.priceUnitDiscount})`);
     // Rule 3 within ±0.01: |itbms×100 − priceItem×percent| ≤ 0.01×100 (millionths × 100).
     const diff = itbms * 100n - priceItem * (percent ?? 0n);
     if ((diff < 0n ? -diff : diff) > 1_000_000n) broken.push(`${at}: valueITBMS ${it.valueITBMS} vs ${it.priceItem} × ${percent}%`);
@@ -62,7 +64,10 @@ export function brokenInvariants(doc: GatewayDocument): string[] {
     ['totalValueReceived = totalInvoice', paid === total],
     ['nroItems = number of items', t.nroItems === String(items.length)],
     ['1 ≤ nroItems ≤ 1000', items.length >= 1 && items.length <= 1000],
-    ['every payment positive or a single zero', t.listFormPayment.length >= 1 && t.listFormPayment.every((p) => micro(p.valueFeePaid) >= 0n)],
+    [
+      'every payment positive or a single zero',
+      t.listFormPayment.length >= 1 && t.listFormPayment.every((p) => micro(p.valueFeePaid) >= 0n),
+    ],
     ['timePayment 1', t.timePayment === '1'],
   ];
   for (const [name, ok] of checks) if (!ok) broken.push(name);

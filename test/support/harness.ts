@@ -64,8 +64,19 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     config,
     logger: o.logger ?? silentLogger,
     encryptionKey: randomBytes(32),
-    shopify: { apiKey: TEST_API_KEY, apiSecret: TEST_API_SECRET, appUrl, scopes: ['read_orders', 'write_orders'], adminApiOrigin: simulator.origin },
-    gateway: { baseUrl: o.sandboxUrl ?? sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: config.gatewayTimeoutMs },
+    shopify: {
+      apiKey: TEST_API_KEY,
+      apiSecret: TEST_API_SECRET,
+      appUrl,
+      scopes: ['read_orders', 'write_orders'],
+      adminApiOrigin: simulator.origin,
+    },
+    gateway: {
+      baseUrl: o.sandboxUrl ?? sandbox.url,
+      authToken: DEFAULT_SANDBOX_AUTH_TOKEN,
+      authScheme: 'bearer',
+      timeoutMs: config.gatewayTimeoutMs,
+    },
     database: o.database,
   });
 
@@ -77,12 +88,24 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     async installShop(shop, settings = {}) {
       const { accessToken } = simulator.addShop(shop);
       await app.sessions.storeSession(
-        new Session({ id: app.shopify.session.getOfflineId(shop), shop, state: 'test', isOnline: false, accessToken, scope: 'read_orders,write_orders' }),
+        new Session({
+          id: app.shopify.session.getOfflineId(shop),
+          shop,
+          state: 'test',
+          isOnline: false,
+          accessToken,
+          scope: 'read_orders,write_orders',
+        }),
       );
       await app.shops.ensureInstalled(shop);
       const current = await app.shops.get(shop);
       // Each shop is its own taxpayer at the sandbox, so fiscal numbers never collide between shops.
-      const result = await app.shops.saveSettings(shop, { ...current!.settings, credentials: credentialsFor(shop), enabled: true, ...settings });
+      const result = await app.shops.saveSettings(shop, {
+        ...current!.settings,
+        credentials: credentialsFor(shop),
+        enabled: true,
+        ...settings,
+      });
       if (!result.ok) throw new Error(result.problems.join('; '));
     },
     async close() {

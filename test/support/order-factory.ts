@@ -61,7 +61,10 @@ export function makePaidOrder(o: FactoryOrder): Record<string, unknown> {
       total_discount: '0.00',
       total_discount_set: money(0),
       discount_allocations: [],
-      tax_lines: l.ratePercent > 0 ? [{ title: 'ITBMS', rate: l.ratePercent / 100, price: formatCents(t), price_set: money(t), channel_liable: false }] : [],
+      tax_lines:
+        l.ratePercent > 0
+          ? [{ title: 'ITBMS', rate: l.ratePercent / 100, price: formatCents(t), price_set: money(t), channel_liable: false }]
+          : [],
       properties: [],
       duties: [],
     };
@@ -111,8 +114,23 @@ export function makePaidOrder(o: FactoryOrder): Record<string, unknown> {
     discount_applications: [],
     discount_codes: [],
     note_attributes: [],
-    customer: { id: o.id + 1, email: o.email ?? 'cliente@example.com', first_name: 'Ana', last_name: 'Pérez', admin_graphql_api_id: `gid://shopify/Customer/${o.id + 1}` },
-    billing_address: { first_name: 'Ana', last_name: 'Pérez', name: 'Ana Pérez', address1: 'Calle 50', city: 'Panamá', province: 'Panamá', country: 'Panama', country_code: 'PA' },
+    customer: {
+      id: o.id + 1,
+      email: o.email ?? 'cliente@example.com',
+      first_name: 'Ana',
+      last_name: 'Pérez',
+      admin_graphql_api_id: `gid://shopify/Customer/${o.id + 1}`,
+    },
+    billing_address: {
+      first_name: 'Ana',
+      last_name: 'Pérez',
+      name: 'Ana Pérez',
+      address1: 'Calle 50',
+      city: 'Panamá',
+      province: 'Panamá',
+      country: 'Panama',
+      country_code: 'PA',
+    },
     shipping_address: null,
     company: null,
     line_items: lineItems,
@@ -127,7 +145,9 @@ export function makePaidOrder(o: FactoryOrder): Record<string, unknown> {
             discounted_price: formatCents(shipping),
             discounted_price_set: money(shipping),
             discount_allocations: [],
-            tax_lines: [{ title: 'ITBMS', rate: 0.07, price: formatCents(shippingTax), price_set: money(shippingTax), channel_liable: false }],
+            tax_lines: [
+              { title: 'ITBMS', rate: 0.07, price: formatCents(shippingTax), price_set: money(shippingTax), channel_liable: false },
+            ],
           },
         ]
       : [],

@@ -5,8 +5,7 @@
 import { formatCents } from '../../mappers/money.ts';
 
 export type Discount =
-  | { kind: 'fixed'; amount: number; title?: string; code?: string }
-  | { kind: 'percent'; percent: string; title?: string; code?: string };
+  { kind: 'fixed'; amount: number; title?: string; code?: string } | { kind: 'percent'; percent: string; title?: string; code?: string };
 
 export interface LineSpec {
   title: string;
@@ -130,17 +129,20 @@ function exactTax(base: number, rate: string, allRates: string[], included: bool
   const r = rateOf(rate);
   if (!included) return { num: BigInt(base) * r.num, den: r.den };
   // Carved out with the line's combined rate R: base × r / (1 + R).
-  const total = allRates.map(rateOf).reduce((acc, x) => ({ num: acc.num * x.den + x.num * acc.den, den: acc.den * x.den }), { num: 0n, den: 1n });
+  const total = allRates
+    .map(rateOf)
+    .reduce((acc, x) => ({ num: acc.num * x.den + x.num * acc.den, den: acc.den * x.den }), { num: 0n, den: 1n });
   return { num: BigInt(base) * r.num * total.den, den: r.den * (total.den + total.num) };
 }
 
 function computeTaxes(items: Taxable[], included: boolean, rounding: 'line' | 'order'): void {
   for (const it of items) it.taxes = it.rates.map(() => 0);
   if (rounding === 'line') {
-    for (const it of items) it.taxes = it.rates.map((r) => {
-      const e = exactTax(it.base, r, it.rates, included);
-      return roundDiv(e.num, e.den);
-    });
+    for (const it of items)
+      it.taxes = it.rates.map((r) => {
+        const e = exactTax(it.base, r, it.rates, included);
+        return roundDiv(e.num, e.den);
+      });
     return;
   }
   // Per rate over the whole order, then allocated to the lines in proportion to their exact tax.
@@ -150,9 +152,14 @@ function computeTaxes(items: Taxable[], included: boolean, rounding: 'line' | 'o
     const exact = holders.map((h) => exactTax(h.it.base, rate, h.it.rates, included));
     const den = exact.reduce((acc, e) => (acc % e.den === 0n ? acc : acc * e.den), 1n);
     const scaled = exact.map((e) => (e.num * den) / e.den);
-    const total = roundDiv(scaled.reduce((a, b) => a + b, 0n), den);
+    const total = roundDiv(
+      scaled.reduce((a, b) => a + b, 0n),
+      den,
+    );
     const shares = allocate(total, scaled.every((w) => w === 0n) ? holders.map(() => 1) : scaled);
-    holders.forEach((h, k) => { h.it.taxes[h.j] = shares[k]!; });
+    holders.forEach((h, k) => {
+      h.it.taxes[h.j] = shares[k]!;
+    });
   }
 }
 
@@ -348,7 +355,12 @@ export function buildOrder(spec: OrderSpec): Json {
       .map((a, index) => ({ a, index }))
       .filter(({ a }) => a.code !== undefined)
       .map(({ a, index }) => {
-        const amount = sum([...lineAllocations, ...shippingAllocations].flat().filter((x) => x.index === index).map((x) => x.amount));
+        const amount = sum(
+          [...lineAllocations, ...shippingAllocations]
+            .flat()
+            .filter((x) => x.index === index)
+            .map((x) => x.amount),
+        );
         return { code: a.code, amount: formatCents(amount), type: a.value_type };
       }),
     duties_included: false,
@@ -404,24 +416,36 @@ export function buildOrder(spec: OrderSpec): Json {
     updated_at: createdAt,
     user_id: null,
     billing_address: billing === null ? null : address(billing),
-    customer: customer === null ? null : {
-      id: id + 7_000_000_000_000,
-      created_at: createdAt,
-      updated_at: createdAt,
-      first_name: customer.firstName,
-      last_name: customer.lastName,
-      state: 'disabled',
-      note: null,
-      verified_email: true,
-      multipass_identifier: null,
-      tax_exempt: false,
-      email,
-      phone: null,
-      currency,
-      tax_exemptions: [],
-      admin_graphql_api_id: `gid://shopify/Customer/${id + 7_000_000_000_000}`,
-      default_address: billing === null ? null : { ...address(billing), id: id + 9_000_000_000_000, customer_id: id + 7_000_000_000_000, country_name: 'Panama', default: true },
-    },
+    customer:
+      customer === null
+        ? null
+        : {
+            id: id + 7_000_000_000_000,
+            created_at: createdAt,
+            updated_at: createdAt,
+            first_name: customer.firstName,
+            last_name: customer.lastName,
+            state: 'disabled',
+            note: null,
+            verified_email: true,
+            multipass_identifier: null,
+            tax_exempt: false,
+            email,
+            phone: null,
+            currency,
+            tax_exemptions: [],
+            admin_graphql_api_id: `gid://shopify/Customer/${id + 7_000_000_000_000}`,
+            default_address:
+              billing === null
+                ? null
+                : {
+                    ...address(billing),
+                    id: id + 9_000_000_000_000,
+                    customer_id: id + 7_000_000_000_000,
+                    country_name: 'Panama',
+                    default: true,
+                  },
+          },
     discount_applications: applications,
     fulfillments: [],
     line_items: lineItems,

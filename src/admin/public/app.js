@@ -51,10 +51,19 @@ function header(route) {
   return h(
     'header',
     { class: 'topbar' },
-    h('div', { class: 'topbar__inner' },
-      h('div', { class: 'topbar__brand' },
+    h(
+      'div',
+      { class: 'topbar__inner' },
+      h(
+        'div',
+        { class: 'topbar__brand' },
         h('span', { class: 'topbar__logo', 'aria-hidden': 'true' }, 'FE'),
-        h('div', null, h('p', { class: 'topbar__title' }, t('app.title')), h('p', { class: 'topbar__shop' }, state.shop?.shop ?? config.shop ?? '')),
+        h(
+          'div',
+          null,
+          h('p', { class: 'topbar__title' }, t('app.title')),
+          h('p', { class: 'topbar__shop' }, state.shop?.shop ?? config.shop ?? ''),
+        ),
       ),
       route ? nav(route) : null,
       h('div', { class: 'topbar__end' }, environmentPill(), toggle),
@@ -70,13 +79,18 @@ function environmentPill() {
 }
 
 function nav(route) {
-  const link = (hash, label, active) => h('a', { class: ['tab', active ? 'tab--active' : ''], href: hash, 'aria-current': active ? 'page' : undefined }, label);
+  const link = (hash, label, active) =>
+    h('a', { class: ['tab', active ? 'tab--active' : ''], href: hash, 'aria-current': active ? 'page' : undefined }, label);
   const counts = state.shop?.counts;
   const attention = counts ? counts.needs_attention + counts.failed : 0;
   return h(
     'nav',
     { class: 'tabs', 'aria-label': t('nav.main') },
-    link('#/facturas', [t('nav.invoices'), attention > 0 ? h('span', { class: 'tab__count tab__count--warning' }, String(attention)) : null], route.page === 'invoices' || route.page === 'detail'),
+    link(
+      '#/facturas',
+      [t('nav.invoices'), attention > 0 ? h('span', { class: 'tab__count tab__count--warning' }, String(attention)) : null],
+      route.page === 'invoices' || route.page === 'detail',
+    ),
     link('#/configuracion', t('nav.settings'), route.page === 'settings'),
   );
 }
@@ -99,11 +113,29 @@ function renderBanners() {
   const onSettings = currentRoute().page === 'settings';
   const goToSettings = onSettings ? null : button(t('shop.goToSettings'), { href: '#/configuracion', size: 'slim' });
   if (shop.pausedReason) {
-    host.append(banner({ id: 'paused-banner', tone: 'critical', title: t('shop.paused'), body: [h('p', null, t('shop.pausedDetail')), h('p', { class: 'subdued' }, shop.pausedReason)], actions: goToSettings }));
+    host.append(
+      banner({
+        id: 'paused-banner',
+        tone: 'critical',
+        title: t('shop.paused'),
+        body: [h('p', null, t('shop.pausedDetail')), h('p', { class: 'subdued' }, shop.pausedReason)],
+        actions: goToSettings,
+      }),
+    );
   } else if (!shop.complete) {
-    host.append(banner({ id: 'incomplete-banner', tone: 'info', title: t('shop.incomplete'), body: t('shop.incompleteDetail'), actions: goToSettings }));
+    host.append(
+      banner({
+        id: 'incomplete-banner',
+        tone: 'info',
+        title: t('shop.incomplete'),
+        body: t('shop.incompleteDetail'),
+        actions: goToSettings,
+      }),
+    );
   } else if (!shop.enabled) {
-    host.append(banner({ id: 'disabled-banner', tone: 'warning', title: t('shop.disabled'), body: t('shop.disabledDetail'), actions: goToSettings }));
+    host.append(
+      banner({ id: 'disabled-banner', tone: 'warning', title: t('shop.disabled'), body: t('shop.disabledDetail'), actions: goToSettings }),
+    );
   }
   const tabs = document.querySelector('nav.tabs');
   if (tabs) tabs.replaceWith(nav(currentRoute()));
@@ -117,9 +149,21 @@ function fatal(title, body, actions) {
 
 function shopPicker() {
   const list = config.shops.length
-    ? h('ul', { class: 'picker' }, config.shops.map((s) => h('li', null, h('a', { href: `/admin?shop=${encodeURIComponent(s)}` }, s))))
+    ? h(
+        'ul',
+        { class: 'picker' },
+        config.shops.map((s) => h('li', null, h('a', { href: `/admin?shop=${encodeURIComponent(s)}` }, s))),
+      )
     : h('p', null, t('app.noShops'));
-  clear(root).append(header(), h('main', { class: 'page' }, h('h1', { class: 'page__title' }, t('app.pickShop')), h('section', { class: 'card' }, h('div', { class: 'card__body' }, list))));
+  clear(root).append(
+    header(),
+    h(
+      'main',
+      { class: 'page' },
+      h('h1', { class: 'page__title' }, t('app.pickShop')),
+      h('section', { class: 'card' }, h('div', { class: 'card__body' }, list)),
+    ),
+  );
 }
 
 let renders = 0;
@@ -140,7 +184,11 @@ async function render() {
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return fatal(t('app.noSession'), t('app.noSessionDetail'));
       if (error instanceof ApiError && error.status === 404) return fatal(t('app.notInstalled'), null);
-      return fatal(t('app.loadFailed'), error instanceof ApiError && error.status === 0 ? t('error.network') : String(error.message ?? error), button(t('app.retryLoad'), { onClick: () => render() }));
+      return fatal(
+        t('app.loadFailed'),
+        error instanceof ApiError && error.status === 0 ? t('error.network') : String(error.message ?? error),
+        button(t('app.retryLoad'), { onClick: () => render() }),
+      );
     }
   }
   let route = currentRoute();

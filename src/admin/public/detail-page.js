@@ -20,7 +20,10 @@ export async function renderDetail(container, ctx, id) {
     } catch (error) {
       if (disposed) return;
       const notFound = error instanceof ApiError && (error.status === 404 || error.status === 400);
-      clear(container).append(backLink(), banner({ tone: 'critical', title: notFound ? t('detail.notFound') : t('app.loadFailed'), body: notFound ? null : error.message }));
+      clear(container).append(
+        backLink(),
+        banner({ tone: 'critical', title: notFound ? t('detail.notFound') : t('app.loadFailed'), body: notFound ? null : error.message }),
+      );
       return;
     }
     if (disposed) return;
@@ -50,29 +53,61 @@ export async function renderDetail(container, ctx, id) {
       );
       actions.push(retry);
     }
-    actions.push(inv.pdfUrl ? button(t('detail.pdf'), { href: inv.pdfUrl, target: '_blank', id: 'pdf-link' }) : button(t('detail.noPdf'), { disabled: true, id: 'pdf-link' }));
+    actions.push(
+      inv.pdfUrl
+        ? button(t('detail.pdf'), { href: inv.pdfUrl, target: '_blank', id: 'pdf-link' })
+        : button(t('detail.noPdf'), { disabled: true, id: 'pdf-link' }),
+    );
     if (inv.orderAdminUrl) actions.push(button(t('detail.order'), { href: inv.orderAdminUrl, target: '_blank', id: 'order-link' }));
 
     const parts = [
       backLink(),
-      h('div', { class: 'page__header' }, h('h1', { class: 'page__title' }, t('detail.title', { order: inv.orderName }), ' ', statusBadge(inv)), h('div', { class: 'page__actions' }, actions)),
+      h(
+        'div',
+        { class: 'page__header' },
+        h('h1', { class: 'page__title' }, t('detail.title', { order: inv.orderName }), ' ', statusBadge(inv)),
+        h('div', { class: 'page__actions' }, actions),
+      ),
     ];
     if (inv.reason) parts.push(reasonBanner(inv));
     if (inv.notice) parts.push(banner({ tone: 'info', title: t('detail.notice'), body: inv.notice }));
-    parts.push(h('div', { class: 'layout' }, h('div', { class: 'layout__main' }, documentCard(inv), callsCard(inv)), h('div', { class: 'layout__side' }, summaryCard(inv))));
+    parts.push(
+      h(
+        'div',
+        { class: 'layout' },
+        h('div', { class: 'layout__main' }, documentCard(inv), callsCard(inv)),
+        h('div', { class: 'layout__side' }, summaryCard(inv)),
+      ),
+    );
     return parts;
   }
 
   function reasonBanner(inv) {
     const reason = inv.reason;
-    const tone = inv.status === 'failed' ? 'critical' : inv.status === 'skipped' || reason.kind === 'unavailable' || reason.kind === 'indeterminate' ? 'info' : 'warning';
+    const tone =
+      inv.status === 'failed'
+        ? 'critical'
+        : inv.status === 'skipped' || reason.kind === 'unavailable' || reason.kind === 'indeterminate'
+          ? 'info'
+          : 'warning';
     return banner({
       id: 'reason-banner',
       tone,
       title: reasonTitle(reason),
       body: [
         h('p', null, reasonAction(inv)),
-        reason.problems.length ? h('div', null, h('p', { class: 'strong' }, t('detail.problems')), h('ul', { class: 'problems' }, reason.problems.map((p) => h('li', null, problemText(p))))) : null,
+        reason.problems.length
+          ? h(
+              'div',
+              null,
+              h('p', { class: 'strong' }, t('detail.problems')),
+              h(
+                'ul',
+                { class: 'problems' },
+                reason.problems.map((p) => h('li', null, problemText(p))),
+              ),
+            )
+          : null,
         reason.problems.length ? null : h('p', { class: 'subdued reason-message' }, `${t('detail.technical')}: ${reason.message}`),
       ],
     });
@@ -114,33 +149,77 @@ export async function renderDetail(container, ctx, id) {
       title: t('detail.document'),
       flush: true,
       children: [
-        h('div', { class: 'card__section' }, h('p', { class: 'subdued' }, t('detail.doc.client')), h('p', { class: 'strong' }, [client.businessName, client.numberRUC ? `RUC ${client.numberRUC}${client.digitCheckRUC ? ` DV ${client.digitCheckRUC}` : ''}` : null].filter(Boolean).join(' · ') || '—')),
-        h('div', { class: 'table-scroll' },
-          h('table', { class: 'data-table data-table--compact', id: 'document-items' },
-            h('thead', null, h('tr', null,
-              h('th', { scope: 'col' }, t('detail.doc.description')),
-              h('th', { scope: 'col', class: 'num' }, t('detail.doc.quantity')),
-              h('th', { scope: 'col', class: 'num' }, t('detail.doc.unitPrice')),
-              h('th', { scope: 'col', class: 'num' }, t('detail.doc.discount')),
-              h('th', { scope: 'col', class: 'num' }, t('detail.doc.itbms')),
-              h('th', { scope: 'col', class: 'num' }, t('detail.doc.total')),
-            )),
-            h('tbody', null, items.map((item) => h('tr', null,
-              h('td', null, item.description, h('span', { class: 'subdued block mono' }, item.code)),
-              h('td', { class: 'num' }, item.amount),
-              h('td', { class: 'num' }, money(item.priceUnit)),
-              h('td', { class: 'num' }, money(item.priceUnitDiscount)),
-              h('td', { class: 'num' }, money(item.valueITBMS)),
-              h('td', { class: 'num' }, money(item.totalValue)),
-            ))),
+        h(
+          'div',
+          { class: 'card__section' },
+          h('p', { class: 'subdued' }, t('detail.doc.client')),
+          h(
+            'p',
+            { class: 'strong' },
+            [
+              client.businessName,
+              client.numberRUC ? `RUC ${client.numberRUC}${client.digitCheckRUC ? ` DV ${client.digitCheckRUC}` : ''}` : null,
+            ]
+              .filter(Boolean)
+              .join(' · ') || '—',
           ),
         ),
-        h('dl', { class: 'totals card__section' },
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'data-table data-table--compact', id: 'document-items' },
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                h('th', { scope: 'col' }, t('detail.doc.description')),
+                h('th', { scope: 'col', class: 'num' }, t('detail.doc.quantity')),
+                h('th', { scope: 'col', class: 'num' }, t('detail.doc.unitPrice')),
+                h('th', { scope: 'col', class: 'num' }, t('detail.doc.discount')),
+                h('th', { scope: 'col', class: 'num' }, t('detail.doc.itbms')),
+                h('th', { scope: 'col', class: 'num' }, t('detail.doc.total')),
+              ),
+            ),
+            h(
+              'tbody',
+              null,
+              items.map((item) =>
+                h(
+                  'tr',
+                  null,
+                  h('td', null, item.description, h('span', { class: 'subdued block mono' }, item.code)),
+                  h('td', { class: 'num' }, item.amount),
+                  h('td', { class: 'num' }, money(item.priceUnit)),
+                  h('td', { class: 'num' }, money(item.priceUnitDiscount)),
+                  h('td', { class: 'num' }, money(item.valueITBMS)),
+                  h('td', { class: 'num' }, money(item.totalValue)),
+                ),
+              ),
+            ),
+          ),
+        ),
+        h(
+          'dl',
+          { class: 'totals card__section' },
           field(t('detail.doc.net'), money(totals.totalPriceNet)),
           field(t('detail.doc.taxTotal'), money(totals.totalITBMS)),
-          h('div', { class: 'summary__row totals__grand' }, h('dt', null, t('detail.doc.invoiceTotal')), h('dd', { id: 'document-total' }, money(totals.totalInvoice))),
+          h(
+            'div',
+            { class: 'summary__row totals__grand' },
+            h('dt', null, t('detail.doc.invoiceTotal')),
+            h('dd', { id: 'document-total' }, money(totals.totalInvoice)),
+          ),
         ),
-        h('details', { class: 'card__section disclosure' }, h('summary', null, t('detail.doc.raw')), h('pre', { class: 'code' }, JSON.stringify(doc, null, 2))),
+        h(
+          'details',
+          { class: 'card__section disclosure' },
+          h('summary', null, t('detail.doc.raw')),
+          h('pre', { class: 'code' }, JSON.stringify(doc, null, 2)),
+        ),
       ],
     });
   }
@@ -150,27 +229,57 @@ export async function renderDetail(container, ctx, id) {
     return card({
       title: t('detail.calls'),
       flush: true,
-      children: h('div', { class: 'table-scroll' },
-        h('table', { class: 'data-table data-table--compact', id: 'gateway-calls' },
-          h('thead', null, h('tr', null,
-            h('th', { scope: 'col' }, t('detail.call.time')),
-            h('th', { scope: 'col' }, t('detail.call.operation')),
-            h('th', { scope: 'col' }, t('detail.call.code')),
-            h('th', { scope: 'col' }, t('detail.call.message')),
-            h('th', { scope: 'col', class: 'num' }, t('detail.call.duration')),
-          )),
-          h('tbody', null, inv.calls.flatMap((c) => [
-            h('tr', { dataset: { operation: c.operation, code: c.code ?? '' } },
-              h('td', { class: 'nowrap' }, formatDateTime(c.at)),
-              h('td', { class: 'mono' }, c.operation),
-              h('td', null, h('span', { class: ['code-pill', c.code === '200' ? 'code-pill--ok' : 'code-pill--bad'] }, c.code ?? c.outcome)),
-              h('td', { class: 'wrap' }, c.message ?? c.outcome,
-                h('details', { class: 'disclosure' }, h('summary', null, t('detail.call.show')),
-                  h('p', { class: 'subdued' }, t('detail.call.request')), h('pre', { class: 'code' }, JSON.stringify(c.request, null, 2)),
-                  h('p', { class: 'subdued' }, t('detail.call.response')), h('pre', { class: 'code' }, JSON.stringify(c.response, null, 2)))),
-              h('td', { class: 'num' }, t('detail.ms', { ms: c.durationMs })),
+      children: h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'data-table data-table--compact', id: 'gateway-calls' },
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              h('th', { scope: 'col' }, t('detail.call.time')),
+              h('th', { scope: 'col' }, t('detail.call.operation')),
+              h('th', { scope: 'col' }, t('detail.call.code')),
+              h('th', { scope: 'col' }, t('detail.call.message')),
+              h('th', { scope: 'col', class: 'num' }, t('detail.call.duration')),
             ),
-          ])),
+          ),
+          h(
+            'tbody',
+            null,
+            inv.calls.flatMap((c) => [
+              h(
+                'tr',
+                { dataset: { operation: c.operation, code: c.code ?? '' } },
+                h('td', { class: 'nowrap' }, formatDateTime(c.at)),
+                h('td', { class: 'mono' }, c.operation),
+                h(
+                  'td',
+                  null,
+                  h('span', { class: ['code-pill', c.code === '200' ? 'code-pill--ok' : 'code-pill--bad'] }, c.code ?? c.outcome),
+                ),
+                h(
+                  'td',
+                  { class: 'wrap' },
+                  c.message ?? c.outcome,
+                  h(
+                    'details',
+                    { class: 'disclosure' },
+                    h('summary', null, t('detail.call.show')),
+                    h('p', { class: 'subdued' }, t('detail.call.request')),
+                    h('pre', { class: 'code' }, JSON.stringify(c.request, null, 2)),
+                    h('p', { class: 'subdued' }, t('detail.call.response')),
+                    h('pre', { class: 'code' }, JSON.stringify(c.response, null, 2)),
+                  ),
+                ),
+                h('td', { class: 'num' }, t('detail.ms', { ms: c.durationMs })),
+              ),
+            ]),
+          ),
         ),
       ),
     });

@@ -48,7 +48,13 @@ export function banner(o) {
     'div',
     { class: `banner banner--${o.tone}`, role: o.tone === 'critical' ? 'alert' : 'status', id: o.id },
     h('span', { class: 'banner__icon', 'aria-hidden': 'true' }, ICONS[o.tone] ?? 'i'),
-    h('div', { class: 'banner__content' }, h('p', { class: 'banner__title' }, o.title), o.body ? h('div', { class: 'banner__body' }, o.body) : null, o.actions ? h('div', { class: 'banner__actions' }, o.actions) : null),
+    h(
+      'div',
+      { class: 'banner__content' },
+      h('p', { class: 'banner__title' }, o.title),
+      o.body ? h('div', { class: 'banner__body' }, o.body) : null,
+      o.actions ? h('div', { class: 'banner__actions' }, o.actions) : null,
+    ),
   );
 }
 
@@ -59,7 +65,14 @@ export function card(o) {
   return h(
     'section',
     { class: ['card', o.flush ? 'card--flush' : ''], id: o.id },
-    o.title || o.actions ? h('div', { class: 'card__header' }, o.title ? h('h2', { class: 'card__title' }, o.title) : null, o.actions ? h('div', { class: 'card__actions' }, o.actions) : null) : null,
+    o.title || o.actions
+      ? h(
+          'div',
+          { class: 'card__header' },
+          o.title ? h('h2', { class: 'card__title' }, o.title) : null,
+          o.actions ? h('div', { class: 'card__actions' }, o.actions) : null,
+        )
+      : null,
     h('div', { class: 'card__body' }, o.children),
   );
 }

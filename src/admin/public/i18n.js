@@ -22,11 +22,13 @@ const es = {
   'nav.main': 'Secciones',
 
   'env.pruebas': 'Las facturas se envían a PRUEBAS',
-  'env.pruebasDetail': 'Ambiente de pruebas de la DGI: las facturas no tienen validez fiscal. Cambie a producción en Configuración cuando esté listo.',
+  'env.pruebasDetail':
+    'Ambiente de pruebas de la DGI: las facturas no tienen validez fiscal. Cambie a producción en Configuración cuando esté listo.',
   'env.produccion': 'Las facturas se envían a PRODUCCIÓN',
   'env.produccionDetail': 'Ambiente de producción de la DGI: cada factura autorizada tiene validez fiscal.',
   'shop.paused': 'La facturación está en pausa',
-  'shop.pausedDetail': 'El proveedor rechazó las credenciales. Corríjalas en Configuración: al guardar, las facturas en espera continúan solas.',
+  'shop.pausedDetail':
+    'El proveedor rechazó las credenciales. Corríjalas en Configuración: al guardar, las facturas en espera continúan solas.',
   'shop.disabled': 'La facturación automática está desactivada',
   'shop.disabledDetail': 'Los pedidos pagados no se facturan hasta que la active en Configuración.',
   'shop.incomplete': 'Complete la configuración',
@@ -172,7 +174,8 @@ const es = {
   'settings.invalidCount': 'Hay {count} campos por corregir.',
   'settings.invalidOne': 'Hay 1 campo por corregir.',
   'settings.connection': 'Proveedor de facturación',
-  'settings.connectionHelp': 'Credenciales que le entregó su proveedor de facturación electrónica (PAC). Se guardan cifradas y nunca se vuelven a mostrar.',
+  'settings.connectionHelp':
+    'Credenciales que le entregó su proveedor de facturación electrónica (PAC). Se guardan cifradas y nunca se vuelven a mostrar.',
   'settings.environment': 'Ambiente',
   'settings.environmentHelp': 'Pruebas: sin validez fiscal. Producción: facturas reales ante la DGI.',
   'settings.cred.GW_Company': 'Usuario de la plataforma (GW_Company)',
@@ -332,7 +335,8 @@ const en = {
   'env.produccion': 'Invoices go to PRODUCTION (producción)',
   'env.produccionDetail': "The DGI's production environment: every authorized invoice has fiscal value.",
   'shop.paused': 'Invoicing is paused',
-  'shop.pausedDetail': 'The provider refused the credentials. Correct them in Settings: once saved, waiting invoices continue on their own.',
+  'shop.pausedDetail':
+    'The provider refused the credentials. Correct them in Settings: once saved, waiting invoices continue on their own.',
   'shop.disabled': 'Automatic invoicing is off',
   'shop.disabledDetail': 'Paid orders are not invoiced until you turn it on in Settings.',
   'shop.incomplete': 'Complete the settings',

@@ -15,7 +15,8 @@ export function statusBadge(inv) {
     case 'skipped':
       return badge(t('status.skipped'), 'neutral');
     case 'pending':
-      if (inv.authorized) return badge(t('status.authorizedFinishing'), 'success', h('span', { class: 'badge__note' }, ` · ${t('status.finishing')}`));
+      if (inv.authorized)
+        return badge(t('status.authorizedFinishing'), 'success', h('span', { class: 'badge__note' }, ` · ${t('status.finishing')}`));
       // Waiting for the merchant (settings), not for the gateway: on hold, not retrying.
       if (['paused', 'disabled', 'credentials'].includes(inv.reason?.kind)) return badge(t('status.onHold'), 'attention');
       if (inv.reason) return badge(t('status.retrying'), 'attention');
@@ -52,7 +53,12 @@ export function reasonSummary(inv) {
   return h(
     'div',
     { class: 'reason', title: inv.reason.message },
-    h('span', { class: 'reason__title' }, reasonTitle(inv.reason), inv.reason.code ? h('span', { class: 'reason__code' }, ` · ${t('reason.code', { code: inv.reason.code })}`) : null),
+    h(
+      'span',
+      { class: 'reason__title' },
+      reasonTitle(inv.reason),
+      inv.reason.code ? h('span', { class: 'reason__code' }, ` · ${t('reason.code', { code: inv.reason.code })}`) : null,
+    ),
     h('span', { class: 'reason__detail' }, detail),
   );
 }

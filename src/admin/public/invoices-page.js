@@ -86,18 +86,38 @@ export async function renderInvoices(container, ctx) {
     );
   };
 
-  const search = h('input', { type: 'search', id: 'search', class: 'input', value: filters.q, placeholder: t('invoices.searchPlaceholder'), 'aria-label': t('invoices.searchLabel'), maxlength: '100' });
+  const search = h('input', {
+    type: 'search',
+    id: 'search',
+    class: 'input',
+    value: filters.q,
+    placeholder: t('invoices.searchPlaceholder'),
+    'aria-label': t('invoices.searchLabel'),
+    maxlength: '100',
+  });
   const from = h('input', { type: 'date', id: 'from', class: 'input', value: filters.from, 'aria-label': t('invoices.from') });
   const to = h('input', { type: 'date', id: 'to', class: 'input', value: filters.to, 'aria-label': t('invoices.to') });
-  const apply = () => ctx.navigate(filtersHash({ status: filters.status, q: search.value.trim(), from: from.value, to: to.value, page: 1 }));
+  const apply = () =>
+    ctx.navigate(filtersHash({ status: filters.status, q: search.value.trim(), from: from.value, to: to.value, page: 1 }));
   const filterBar = h(
     'form',
     { class: 'filters', onsubmit: (e) => (e.preventDefault(), apply()) },
-    h('label', { class: 'filters__search' }, h('span', { class: 'visually-hidden' }, t('invoices.searchLabel')), h('span', { class: 'filters__icon', 'aria-hidden': 'true' }, '⌕'), search),
+    h(
+      'label',
+      { class: 'filters__search' },
+      h('span', { class: 'visually-hidden' }, t('invoices.searchLabel')),
+      h('span', { class: 'filters__icon', 'aria-hidden': 'true' }, '⌕'),
+      search,
+    ),
     h('label', { class: 'filters__date' }, h('span', { class: 'filters__label' }, t('invoices.from')), from),
     h('label', { class: 'filters__date' }, h('span', { class: 'filters__label' }, t('invoices.to')), to),
     button(t('invoices.apply'), { type: 'submit', id: 'apply-filters' }),
-    filters.q || filters.from || filters.to ? button(t('invoices.clear'), { variant: 'plain', onClick: () => ctx.navigate(filtersHash({ status: filters.status, q: '', from: '', to: '', page: 1 })) }) : null,
+    filters.q || filters.from || filters.to
+      ? button(t('invoices.clear'), {
+          variant: 'plain',
+          onClick: () => ctx.navigate(filtersHash({ status: filters.status, q: '', from: '', to: '', page: 1 })),
+        })
+      : null,
   );
 
   const body = h('div', { class: 'table-host', id: 'invoice-table', 'aria-live': 'polite' });
@@ -105,7 +125,12 @@ export async function renderInvoices(container, ctx) {
   const hint = h('p', { class: 'footnote', hidden: true }, t('invoices.autoRefresh'));
 
   container.append(
-    h('div', { class: 'page__header' }, h('h1', { class: 'page__title' }, t('invoices.title')), h('div', { class: 'page__actions' }, refreshButton, retryAllButton)),
+    h(
+      'div',
+      { class: 'page__header' },
+      h('h1', { class: 'page__title' }, t('invoices.title')),
+      h('div', { class: 'page__actions' }, refreshButton, retryAllButton),
+    ),
     h('section', { class: 'card card--flush' }, tabs, filterBar, body, pager),
     hint,
   );
@@ -126,7 +151,14 @@ export async function renderInvoices(container, ctx) {
       [list, counts] = await Promise.all([api('GET', `/api/invoices?${query}`), api('GET', '/api/invoices/counts').then((r) => r.counts)]);
     } catch (error) {
       if (disposed) return;
-      clear(body).append(h('div', { class: 'empty' }, h('p', { class: 'empty__title' }, t('app.loadFailed')), h('p', { class: 'subdued' }, error.status === 0 ? t('error.network') : error.message)));
+      clear(body).append(
+        h(
+          'div',
+          { class: 'empty' },
+          h('p', { class: 'empty__title' }, t('app.loadFailed')),
+          h('p', { class: 'subdued' }, error.status === 0 ? t('error.network') : error.message),
+        ),
+      );
       return;
     }
     if (disposed) return;
@@ -150,14 +182,22 @@ export async function renderInvoices(container, ctx) {
     if (invoices.length === 0) {
       const filtered = filters.status !== 'all' || filters.q || filters.from || filters.to;
       clear(body).append(
-        h('div', { class: 'empty' }, h('div', { class: 'empty__art', 'aria-hidden': 'true' }, '🧾'), h('p', { class: 'empty__title' }, filtered ? t('invoices.emptyFiltered') : t('invoices.empty')), filtered ? null : h('p', { class: 'subdued' }, t('invoices.emptyDetail'))),
+        h(
+          'div',
+          { class: 'empty' },
+          h('div', { class: 'empty__art', 'aria-hidden': 'true' }, '🧾'),
+          h('p', { class: 'empty__title' }, filtered ? t('invoices.emptyFiltered') : t('invoices.empty')),
+          filtered ? null : h('p', { class: 'subdued' }, t('invoices.emptyDetail')),
+        ),
       );
       return;
     }
     const head = h(
       'thead',
       null,
-      h('tr', null,
+      h(
+        'tr',
+        null,
         h('th', { scope: 'col' }, t('invoices.col.order')),
         h('th', { scope: 'col' }, t('invoices.col.number')),
         h('th', { scope: 'col', class: 'num' }, t('invoices.col.amount')),
@@ -171,8 +211,17 @@ export async function renderInvoices(container, ctx) {
       const href = `#/facturas/${encodeURIComponent(inv.id)}`;
       return h(
         'tr',
-        { class: 'row-link', dataset: { id: inv.id, order: inv.orderName, status: inv.status }, onclick: (e) => (e.target.closest('a') ? undefined : ctx.navigate(href)) },
-        h('td', { class: 'strong' }, h('a', { href, class: 'row-link__anchor' }, inv.orderName), inv.test ? h('span', { class: 'badge badge--neutral badge--small' }, t('invoices.test')) : null),
+        {
+          class: 'row-link',
+          dataset: { id: inv.id, order: inv.orderName, status: inv.status },
+          onclick: (e) => (e.target.closest('a') ? undefined : ctx.navigate(href)),
+        },
+        h(
+          'td',
+          { class: 'strong' },
+          h('a', { href, class: 'row-link__anchor' }, inv.orderName),
+          inv.test ? h('span', { class: 'badge badge--neutral badge--small' }, t('invoices.test')) : null,
+        ),
         h('td', { class: 'mono' }, inv.fiscalNumber ?? '—'),
         h('td', { class: 'num' }, formatMoney(inv.totalCents, inv.currency)),
         h('td', { class: 'status-cell' }, statusBadge(inv)),
@@ -188,9 +237,17 @@ export async function renderInvoices(container, ctx) {
     clear(pager);
     if (filters.page === 1 && !hasNext) return;
     pager.append(
-      button(`‹ ${t('invoices.previous')}`, { id: 'previous-page', disabled: filters.page === 1, onClick: () => ctx.navigate(filtersHash({ ...filters, page: filters.page - 1 })) }),
+      button(`‹ ${t('invoices.previous')}`, {
+        id: 'previous-page',
+        disabled: filters.page === 1,
+        onClick: () => ctx.navigate(filtersHash({ ...filters, page: filters.page - 1 })),
+      }),
       h('span', { class: 'pager__label' }, t('invoices.page', { page: filters.page })),
-      button(`${t('invoices.next')} ›`, { id: 'next-page', disabled: !hasNext, onClick: () => ctx.navigate(filtersHash({ ...filters, page: filters.page + 1 })) }),
+      button(`${t('invoices.next')} ›`, {
+        id: 'next-page',
+        disabled: !hasNext,
+        onClick: () => ctx.navigate(filtersHash({ ...filters, page: filters.page + 1 })),
+      }),
     );
   }
 

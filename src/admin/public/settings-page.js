@@ -6,10 +6,25 @@ import { has, t } from './i18n.js';
 
 const CREDENTIALS = ['GW_Company', 'GW_Token', 'Id_Pac', 'Enterprise', 'Company', 'Token'];
 const SECRET_CREDENTIALS = new Set(['GW_Token', 'Token']);
-const TRANSACTION_DEFAULTS = ['typeEmission', 'typeDocument', 'natureOperation', 'typeOperation', 'destinationOperation', 'formatCAFE', 'deliveryCAFE', 'shippingContainer', 'processGeneration', 'typeSale'];
+const TRANSACTION_DEFAULTS = [
+  'typeEmission',
+  'typeDocument',
+  'natureOperation',
+  'typeOperation',
+  'destinationOperation',
+  'formatCAFE',
+  'deliveryCAFE',
+  'shippingContainer',
+  'processGeneration',
+  'typeSale',
+];
 const ATTRIBUTES = ['ruc', 'dv', 'businessName', 'address', 'locationCode'];
 /** Error texts the dictionary words better than the server (which writes English for the CLI too). */
-const ERROR_TEXT = { branchCode: 'error.branchCode', billingPoint: 'error.billingPoint', 'mapping.defaultLocationCode': 'error.defaultLocationCode' };
+const ERROR_TEXT = {
+  branchCode: 'error.branchCode',
+  billingPoint: 'error.billingPoint',
+  'mapping.defaultLocationCode': 'error.defaultLocationCode',
+};
 
 const idFor = (path) => `field-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
@@ -33,7 +48,15 @@ export async function renderSettings(container, ctx) {
   }
 
   function textField(path, label, value, o = {}) {
-    const input = h('input', { class: 'input', type: o.type ?? 'text', value: value ?? '', placeholder: o.placeholder, autocomplete: o.autocomplete ?? 'off', maxlength: o.maxlength, spellcheck: 'false' });
+    const input = h('input', {
+      class: 'input',
+      type: o.type ?? 'text',
+      value: value ?? '',
+      placeholder: o.placeholder,
+      autocomplete: o.autocomplete ?? 'off',
+      maxlength: o.maxlength,
+      spellcheck: 'false',
+    });
     const { error, helpEl } = register(path, input, o.help);
     if (o.validate) input.addEventListener('blur', () => showError(path, o.validate(input.value)));
     return h('div', { class: 'field' }, h('label', { class: 'field__label', for: idFor(path) }, label), input, error, helpEl);
@@ -56,7 +79,9 @@ export async function renderSettings(container, ctx) {
   }
 
   function tableField(path, label, table, help) {
-    const text = Object.entries(table).map(([k, v]) => `${k} = ${v}`).join('\n');
+    const text = Object.entries(table)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join('\n');
     const input = h('textarea', { class: 'input textarea', rows: Math.max(3, Object.keys(table).length + 1), spellcheck: 'false' });
     input.value = text;
     const { error, helpEl } = register(path, input, help);
@@ -113,7 +138,16 @@ export async function renderSettings(container, ctx) {
         id: 'settings-errors',
         tone: 'critical',
         title: t('settings.invalid'),
-        body: [h('p', null, problems.length === 1 ? t('settings.invalidOne') : t('settings.invalidCount', { count: problems.length })), unplaced.length ? h('ul', null, unplaced.map((p) => h('li', null, `${p.path}: ${p.message}`))) : null],
+        body: [
+          h('p', null, problems.length === 1 ? t('settings.invalidOne') : t('settings.invalidCount', { count: problems.length })),
+          unplaced.length
+            ? h(
+                'ul',
+                null,
+                unplaced.map((p) => h('li', null, `${p.path}: ${p.message}`)),
+              )
+            : null,
+        ],
       }),
     );
     first?.focus();
@@ -184,12 +218,17 @@ export async function renderSettings(container, ctx) {
   const testButton = button(t('settings.testConnection'), { id: 'test-connection' });
   testButton.addEventListener('click', () => busy(testButton, t('settings.testing'), testConnection));
 
-  const environmentSelect = h('div', { class: 'field' },
+  const environmentSelect = h(
+    'div',
+    { class: 'field' },
     h('label', { class: 'field__label', for: idFor('environment') }, t('settings.environment')),
     (() => {
-      const select = h('select', { class: 'input select' },
+      const select = h(
+        'select',
+        { class: 'input select' },
         h('option', { value: 'pruebas', selected: settings.environment === 'pruebas' }, t('env.name.pruebas')),
-        h('option', { value: 'produccion', selected: settings.environment === 'produccion' }, t('env.name.produccion')));
+        h('option', { value: 'produccion', selected: settings.environment === 'produccion' }, t('env.name.produccion')),
+      );
       register('environment', select, t('settings.environmentHelp'));
       return select;
     })(),
@@ -198,7 +237,11 @@ export async function renderSettings(container, ctx) {
   );
 
   const toggle = h('input', { type: 'checkbox', role: 'switch', id: 'enabled-switch', class: 'switch__input', checked: shop.enabled });
-  const toggleState = h('span', { class: 'switch__state', id: 'enabled-state' }, t(shop.enabled ? 'settings.enabledOn' : 'settings.enabledOff'));
+  const toggleState = h(
+    'span',
+    { class: 'switch__state', id: 'enabled-state' },
+    t(shop.enabled ? 'settings.enabledOn' : 'settings.enabledOff'),
+  );
   const toggleMessage = h('div', { id: 'enabled-message', 'aria-live': 'polite' });
   toggle.addEventListener('change', () => switchInvoicing(toggle.checked));
 
@@ -208,47 +251,130 @@ export async function renderSettings(container, ctx) {
   saveTop.setAttribute('form', 'settings-form');
 
   const section = (title, help, ...content) =>
-    h('div', { class: 'annotated' }, h('div', { class: 'annotated__text' }, h('h2', { class: 'annotated__title' }, title), h('p', { class: 'subdued' }, help)), h('section', { class: 'card' }, h('div', { class: 'card__body stack' }, content)));
+    h(
+      'div',
+      { class: 'annotated' },
+      h('div', { class: 'annotated__text' }, h('h2', { class: 'annotated__title' }, title), h('p', { class: 'subdued' }, help)),
+      h('section', { class: 'card' }, h('div', { class: 'card__body stack' }, content)),
+    );
 
   const form = h(
     'form',
-    { class: 'settings', id: 'settings-form', novalidate: true, onsubmit: (e) => (e.preventDefault(), busy(save, t('settings.saving'), saveSettings)) },
+    {
+      class: 'settings',
+      id: 'settings-form',
+      novalidate: true,
+      onsubmit: (e) => (e.preventDefault(), busy(save, t('settings.saving'), saveSettings)),
+    },
     formBanner,
-    section(t('settings.connection'), t('settings.connectionHelp'),
+    section(
+      t('settings.connection'),
+      t('settings.connectionHelp'),
       environmentSelect,
       h('div', { class: 'grid grid--2' }, credentialInputs),
       h('div', { class: 'inline-actions' }, testButton),
-      testResult),
-    section(t('settings.enable'), t('settings.enableHelp'),
-      h('label', { class: 'switch', for: 'enabled-switch' }, toggle, h('span', { class: 'switch__track', 'aria-hidden': 'true' }, h('span', { class: 'switch__thumb' })), h('span', { class: 'switch__label' }, t('settings.enableLabel'))),
+      testResult,
+    ),
+    section(
+      t('settings.enable'),
+      t('settings.enableHelp'),
+      h(
+        'label',
+        { class: 'switch', for: 'enabled-switch' },
+        toggle,
+        h('span', { class: 'switch__track', 'aria-hidden': 'true' }, h('span', { class: 'switch__thumb' })),
+        h('span', { class: 'switch__label' }, t('settings.enableLabel')),
+      ),
       toggleState,
-      toggleMessage),
-    section(t('settings.numbering'), t('settings.numberingHelp'),
-      h('div', { class: 'grid grid--2' },
-        textField('branchCode', t('settings.branchCode'), settings.branchCode, { help: t('settings.branchCodeHelp'), maxlength: 4, validate: validateBranch }),
-        textField('billingPoint', t('settings.billingPoint'), settings.billingPoint, { help: t('settings.billingPointHelp'), maxlength: 3, validate: validateBillingPoint }))),
-    section(t('settings.document'), t('settings.documentHelp'),
-      h('div', { class: 'grid grid--2' }, TRANSACTION_DEFAULTS.map((k) => selectField(`mapping.transactionDefaults.${k}`, t(`settings.td.${k}`), mapping.transactionDefaults[k], shop.choices[k], k)))),
-    section(t('settings.payments'), t('settings.paymentsHelp'),
-      selectField('mapping.defaultPaymentForm', t('settings.defaultPaymentForm'), mapping.defaultPaymentForm, shop.choices.paymentForm, 'paymentForm'),
+      toggleMessage,
+    ),
+    section(
+      t('settings.numbering'),
+      t('settings.numberingHelp'),
+      h(
+        'div',
+        { class: 'grid grid--2' },
+        textField('branchCode', t('settings.branchCode'), settings.branchCode, {
+          help: t('settings.branchCodeHelp'),
+          maxlength: 4,
+          validate: validateBranch,
+        }),
+        textField('billingPoint', t('settings.billingPoint'), settings.billingPoint, {
+          help: t('settings.billingPointHelp'),
+          maxlength: 3,
+          validate: validateBillingPoint,
+        }),
+      ),
+    ),
+    section(
+      t('settings.document'),
+      t('settings.documentHelp'),
+      h(
+        'div',
+        { class: 'grid grid--2' },
+        TRANSACTION_DEFAULTS.map((k) =>
+          selectField(`mapping.transactionDefaults.${k}`, t(`settings.td.${k}`), mapping.transactionDefaults[k], shop.choices[k], k),
+        ),
+      ),
+    ),
+    section(
+      t('settings.payments'),
+      t('settings.paymentsHelp'),
+      selectField(
+        'mapping.defaultPaymentForm',
+        t('settings.defaultPaymentForm'),
+        mapping.defaultPaymentForm,
+        shop.choices.paymentForm,
+        'paymentForm',
+      ),
       tableField('mapping.paymentForms', t('settings.paymentForms'), mapping.paymentForms, t('settings.paymentFormsHelp')),
-      textField('mapping.defaultLocationCode', t('settings.defaultLocationCode'), mapping.defaultLocationCode, { help: t('settings.defaultLocationCodeHelp'), maxlength: 12 }),
+      textField('mapping.defaultLocationCode', t('settings.defaultLocationCode'), mapping.defaultLocationCode, {
+        help: t('settings.defaultLocationCodeHelp'),
+        maxlength: 12,
+      }),
       checkboxField('mapping.includeGiftCards', t('settings.includeGiftCards'), mapping.includeGiftCards),
-      checkboxField('mapping.includeTips', t('settings.includeTips'), mapping.includeTips)),
-    section(t('settings.taxes'), t('settings.taxesHelp'),
-      tableField('mapping.taxRateCodes', t('settings.taxRateCodes'), mapping.taxRateCodes, t('settings.taxRateCodesHelp'))),
-    section(t('settings.checkout'), t('settings.checkoutHelp'),
-      h('div', { class: 'grid grid--2' }, ATTRIBUTES.map((k) => textField(`mapping.checkoutAttributes.${k}`, t(`settings.attr.${k}`), mapping.checkoutAttributes[k], { maxlength: 100 })))),
-    section(t('settings.lines'), t('settings.linesHelp'),
-      h('div', { class: 'grid grid--2' },
+      checkboxField('mapping.includeTips', t('settings.includeTips'), mapping.includeTips),
+    ),
+    section(
+      t('settings.taxes'),
+      t('settings.taxesHelp'),
+      tableField('mapping.taxRateCodes', t('settings.taxRateCodes'), mapping.taxRateCodes, t('settings.taxRateCodesHelp')),
+    ),
+    section(
+      t('settings.checkout'),
+      t('settings.checkoutHelp'),
+      h(
+        'div',
+        { class: 'grid grid--2' },
+        ATTRIBUTES.map((k) =>
+          textField(`mapping.checkoutAttributes.${k}`, t(`settings.attr.${k}`), mapping.checkoutAttributes[k], { maxlength: 100 }),
+        ),
+      ),
+    ),
+    section(
+      t('settings.lines'),
+      t('settings.linesHelp'),
+      h(
+        'div',
+        { class: 'grid grid--2' },
         textField('mapping.shippingDescription', t('settings.shippingDescription'), mapping.shippingDescription, { maxlength: 100 }),
         textField('mapping.shippingCode', t('settings.shippingCode'), mapping.shippingCode, { maxlength: 20 }),
         textField('mapping.tipDescription', t('settings.tipDescription'), mapping.tipDescription, { maxlength: 100 }),
-        textField('mapping.tipCode', t('settings.tipCode'), mapping.tipCode, { maxlength: 20 }))),
+        textField('mapping.tipCode', t('settings.tipCode'), mapping.tipCode, { maxlength: 20 }),
+      ),
+    ),
     h('div', { class: 'save-bar' }, h('div', { class: 'save-bar__inner' }, save)),
   );
 
-  container.append(h('div', { class: 'page__header' }, h('h1', { class: 'page__title' }, t('settings.title')), h('div', { class: 'page__actions' }, saveTop)), form);
+  container.append(
+    h(
+      'div',
+      { class: 'page__header' },
+      h('h1', { class: 'page__title' }, t('settings.title')),
+      h('div', { class: 'page__actions' }, saveTop),
+    ),
+    form,
+  );
 
   // ── actions ─────────────────────────────────────────────────────────────────────
 
@@ -260,7 +386,9 @@ export async function renderSettings(container, ctx) {
       shop = await api('PUT', '/api/settings', body);
     } catch (error) {
       if (error instanceof ApiError && Array.isArray(error.body?.problems)) return showProblems(error.body.problems);
-      clear(formBanner).append(banner({ tone: 'critical', title: t('app.loadFailed'), body: error.status === 0 ? t('error.network') : error.message }));
+      clear(formBanner).append(
+        banner({ tone: 'critical', title: t('app.loadFailed'), body: error.status === 0 ? t('error.network') : error.message }),
+      );
       return;
     }
     ctx.setShop(shop);
@@ -285,11 +413,18 @@ export async function renderSettings(container, ctx) {
         testResult.append(banner({ tone: 'warning', title: t('settings.test.incomplete') }));
         return;
       }
-      testResult.append(banner({ tone: 'critical', title: t('settings.test.unknown', { message: error.status === 0 ? t('error.network') : error.message }) }));
+      testResult.append(
+        banner({
+          tone: 'critical',
+          title: t('settings.test.unknown', { message: error.status === 0 ? t('error.network') : error.message }),
+        }),
+      );
       return;
     }
-    if (result.result === 'valid') testResult.append(banner({ tone: 'success', title: t('settings.test.valid', { env: t(`env.name.${result.environment}`) }) }));
-    else if (result.result === 'invalid') testResult.append(banner({ tone: 'critical', title: t('settings.test.invalid', { code: result.code, message: result.message }) }));
+    if (result.result === 'valid')
+      testResult.append(banner({ tone: 'success', title: t('settings.test.valid', { env: t(`env.name.${result.environment}`) }) }));
+    else if (result.result === 'invalid')
+      testResult.append(banner({ tone: 'critical', title: t('settings.test.invalid', { code: result.code, message: result.message }) }));
     else testResult.append(banner({ tone: 'warning', title: t('settings.test.unknown', { message: result.message }) }));
   }
 

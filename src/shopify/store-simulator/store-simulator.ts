@@ -73,15 +73,7 @@ export interface StoredMetafield {
   value: string;
 }
 
-export type CallOutcome =
-  | 'ok'
-  | 'user_errors'
-  | 'graphql_errors'
-  | 'throttled'
-  | 'http_429'
-  | 'http_5xx'
-  | 'unauthorized'
-  | 'not_found';
+export type CallOutcome = 'ok' | 'user_errors' | 'graphql_errors' | 'throttled' | 'http_429' | 'http_5xx' | 'unauthorized' | 'not_found';
 
 export interface ApiCall {
   /** 'metafieldsSet' | 'order' | 'orders' | 'rest:order' | 'unknown'. */
@@ -207,17 +199,57 @@ const INVALID_TOKEN_BODY = { errors: '[API] Invalid API key or access token (unr
 const MAX_METAFIELDS_PER_CALL = 25;
 
 const KNOWN_METAFIELD_TYPES = new Set([
-  'boolean', 'color', 'date', 'date_time', 'dimension', 'id', 'json', 'link', 'money',
-  'multi_line_text_field', 'number_decimal', 'number_integer', 'rating', 'rich_text_field',
-  'single_line_text_field', 'url', 'volume', 'weight',
-  'collection_reference', 'customer_reference', 'file_reference', 'metaobject_reference',
-  'mixed_reference', 'page_reference', 'product_reference', 'variant_reference', 'company_reference',
+  'boolean',
+  'color',
+  'date',
+  'date_time',
+  'dimension',
+  'id',
+  'json',
+  'link',
+  'money',
+  'multi_line_text_field',
+  'number_decimal',
+  'number_integer',
+  'rating',
+  'rich_text_field',
+  'single_line_text_field',
+  'url',
+  'volume',
+  'weight',
+  'collection_reference',
+  'customer_reference',
+  'file_reference',
+  'metaobject_reference',
+  'mixed_reference',
+  'page_reference',
+  'product_reference',
+  'variant_reference',
+  'company_reference',
 ]);
 const LISTABLE = new Set([
-  'color', 'date', 'date_time', 'dimension', 'id', 'link', 'number_decimal', 'number_integer', 'rating',
-  'single_line_text_field', 'url', 'volume', 'weight', 'collection_reference', 'customer_reference',
-  'file_reference', 'metaobject_reference', 'mixed_reference', 'page_reference', 'product_reference',
-  'variant_reference', 'company_reference',
+  'color',
+  'date',
+  'date_time',
+  'dimension',
+  'id',
+  'link',
+  'number_decimal',
+  'number_integer',
+  'rating',
+  'single_line_text_field',
+  'url',
+  'volume',
+  'weight',
+  'collection_reference',
+  'customer_reference',
+  'file_reference',
+  'metaobject_reference',
+  'mixed_reference',
+  'page_reference',
+  'product_reference',
+  'variant_reference',
+  'company_reference',
 ]);
 
 function isKnownMetafieldType(type: string): boolean {
@@ -247,9 +279,7 @@ export function valueProblem(type: string, value: string): string | undefined {
         return 'Value must be a valid URL.';
       }
       // The brief's rule: the app only ever writes web links.
-      return url.protocol === 'http:' || url.protocol === 'https:'
-        ? undefined
-        : 'Value must use one of the allowed schemes: http, https.';
+      return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'Value must use one of the allowed schemes: http, https.';
     }
     case 'json':
       try {
@@ -356,7 +386,6 @@ function graphqlDateTime(value: unknown): string | null {
   const ms = Date.parse(s);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
-
 
 function orderGidOf(order: RestOrder): string {
   const gid = order['admin_graphql_api_id'];
@@ -770,9 +799,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
       displayFinancialStatus: str(record.rest['financial_status'])?.toUpperCase() ?? null,
       test: record.rest['test'] === true,
       currencyCode: currency,
-      currentTotalPriceSet: total
-        ? { shopMoney: { amount: graphqlDecimal(total.cents), currencyCode: total.currency } }
-        : null,
+      currentTotalPriceSet: total ? { shopMoney: { amount: graphqlDecimal(total.cents), currencyCode: total.currency } } : null,
     };
   }
 
@@ -923,7 +950,11 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
       if (key.length < 2) err('key', 'Key is too short (minimum is 2 characters)', 'TOO_SHORT');
       else if (key.length > 64) err('key', 'Key is too long (maximum is 64 characters)', 'TOO_LONG');
       else if (!METAFIELD_KEY.test(key)) {
-        err('key', 'Key contains one or more invalid characters. Only alphanumeric characters, underscores, and dashes are allowed.', 'INVALID');
+        err(
+          'key',
+          'Key contains one or more invalid characters. Only alphanumeric characters, underscores, and dashes are allowed.',
+          'INVALID',
+        );
       }
       if (rawNamespace != null && !rawNamespace.startsWith('$app')) {
         if (rawNamespace.length < 3) err('namespace', 'Namespace is too short (minimum is 3 characters)', 'TOO_SHORT');
@@ -946,14 +977,22 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
         const wanted = input['compareDigest'];
         const current = existing ? digest(existing) : null;
         if (wanted !== undefined && wanted !== current) {
-          err('compareDigest', 'The resource has been updated since it was loaded. Try again with an updated `compareDigest` value.', 'INVALID_COMPARE_DIGEST');
+          err(
+            'compareDigest',
+            'The resource has been updated since it was loaded. Try again with an updated `compareDigest` value.',
+            'INVALID_COMPARE_DIGEST',
+          );
         }
       }
       if (userErrors.length === before && type !== undefined) planned.push({ gid: ownerId, namespace, key, type, value });
     });
 
     if (userErrors.length > 0) {
-      return { status: 200, body: { data: { [use.key]: { metafields: [], userErrors } }, extensions: graphqlCost(10) }, outcome: 'user_errors' };
+      return {
+        status: 200,
+        body: { data: { [use.key]: { metafields: [], userErrors } }, extensions: graphqlCost(10) },
+        outcome: 'user_errors',
+      };
     }
     const stamp = new Date(now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const written = planned.map((p) => {
@@ -962,11 +1001,23 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
       const existing = byKey.get(`${p.namespace}\0${p.key}`);
       const record: MetafieldRecord = existing
         ? { ...existing, type: p.type, value: p.value, updatedAt: stamp }
-        : { id: `gid://shopify/Metafield/${++metafieldSeq}`, namespace: p.namespace, key: p.key, type: p.type, value: p.value, createdAt: stamp, updatedAt: stamp };
+        : {
+            id: `gid://shopify/Metafield/${++metafieldSeq}`,
+            namespace: p.namespace,
+            key: p.key,
+            type: p.type,
+            value: p.value,
+            createdAt: stamp,
+            updatedAt: stamp,
+          };
       byKey.set(`${p.namespace}\0${p.key}`, record);
       return metafieldNode(record, p.gid);
     });
-    return { status: 200, body: { data: { [use.key]: { metafields: written, userErrors: [] } }, extensions: graphqlCost(10) }, outcome: 'ok' };
+    return {
+      status: 200,
+      body: { data: { [use.key]: { metafields: written, userErrors: [] } }, extensions: graphqlCost(10) },
+      outcome: 'ok',
+    };
   }
 
   function rollFault(graphql: boolean): 'http_5xx' | 'http_429' | 'throttled' | undefined {
@@ -983,7 +1034,10 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
       return faults.http5xxStatus;
     }
     if (fault === 'http_429') {
-      res.status(429).set('Retry-After', '1').json({ errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.' });
+      res
+        .status(429)
+        .set('Retry-After', '1')
+        .json({ errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.' });
       return 429;
     }
     res.status(200).json({
@@ -1046,7 +1100,11 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
       const clientId = str(body['client_id']);
       const secret = str(body['client_secret']) ?? '';
       if (clientId !== options.apiKey || !safeEqual(secret, options.apiSecret)) {
-        throw new OAuthError(401, 'invalid_client', 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.');
+        throw new OAuthError(
+          401,
+          'invalid_client',
+          'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+        );
       }
       const grant = str(body['grant_type']) ?? 'authorization_code';
       let answer: Record<string, unknown>;
@@ -1168,7 +1226,12 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
 
   // ── webhooks ──
 
-  async function deliver(opts: WebhookOptions, attempt: number, ids: { webhookId: string; eventId: string; triggeredAt: string }, timeoutMs?: number): Promise<WebhookAttempt> {
+  async function deliver(
+    opts: WebhookOptions,
+    attempt: number,
+    ids: { webhookId: string; eventId: string; triggeredAt: string },
+    timeoutMs?: number,
+  ): Promise<WebhookAttempt> {
     const body = typeof opts.payload === 'string' ? opts.payload : JSON.stringify(opts.payload);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
@@ -1230,7 +1293,13 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
   }
 
   function stripAttempt(a: WebhookAttempt): WebhookResult {
-    return { status: a.status, body: a.body, durationMs: a.durationMs, timedOut: a.timedOut, ...(a.error !== undefined ? { error: a.error } : {}) };
+    return {
+      status: a.status,
+      body: a.body,
+      durationMs: a.durationMs,
+      timedOut: a.timedOut,
+      ...(a.error !== undefined ? { error: a.error } : {}),
+    };
   }
 
   const simulator: StoreSimulator = {
@@ -1403,7 +1472,13 @@ function mountControlApi(app: express.Express, sim: () => StoreSimulator): void 
   control.post('/faults', (req, res) => {
     const b = body(req);
     const num = (k: string) => (typeof b[k] === 'number' ? { [k]: b[k] } : {});
-    sim().setFaults({ ...num('graphqlThrottledRate'), ...num('http429Rate'), ...num('http5xxRate'), ...num('http5xxStatus'), ...num('seed') });
+    sim().setFaults({
+      ...num('graphqlThrottledRate'),
+      ...num('http429Rate'),
+      ...num('http5xxRate'),
+      ...num('http5xxStatus'),
+      ...num('seed'),
+    });
     res.json({ ok: true });
   });
   // Everything a control route throws comes from its input (setOrder's checks included).
@@ -1428,7 +1503,11 @@ function orderFilter(search: string): (o: OrderRecord) => boolean {
   const statusTerms = terms.filter((t) => t.field === 'financial_status');
   return (o) => {
     const status = str(o.rest['financial_status'])?.toLowerCase();
-    if (statusTerms.length === 0 ? status !== 'paid' : !statusTerms.some((t) => t.value.toLowerCase() === 'any' || t.value.toLowerCase() === status)) {
+    if (
+      statusTerms.length === 0
+        ? status !== 'paid'
+        : !statusTerms.some((t) => t.value.toLowerCase() === 'any' || t.value.toLowerCase() === status)
+    ) {
       return false;
     }
     for (const t of terms) {
@@ -1438,7 +1517,15 @@ function orderFilter(search: string): (o: OrderRecord) => boolean {
       if (Number.isNaN(want)) continue;
       if (Number.isNaN(have)) return false;
       const ok =
-        t.op === '>=' ? have >= want : t.op === '<=' ? have <= want : t.op === '>' ? have > want : t.op === '<' ? have < want : have === want;
+        t.op === '>='
+          ? have >= want
+          : t.op === '<='
+            ? have <= want
+            : t.op === '>'
+              ? have > want
+              : t.op === '<'
+                ? have < want
+                : have === want;
       if (!ok) return false;
     }
     return true;
