@@ -1,13 +1,13 @@
 // The invoice's client (`dataTransaction.client`): a registered taxpayer (01) when the order carries a
 // RUC with a valid check digit, otherwise a final consumer (02). Reference/panama-fe.md §3.6–§3.8.
-import type { GatewayClient } from '../src/gateway/gateway-types.ts';
+import type { ClientBlock } from './gateway-document.ts';
 import type { MappingSettings } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type PanamaLocation, findLocation, findLocationByCode } from './panama-locations.ts';
 import { isValidRucCheckDigit, normalizeRuc, parseRuc } from './ruc-check-digit.ts';
 import type { ShopifyAddress, ShopifyOrder } from './shopify-order.ts';
 
-export type ClientResult = { ok: true; client: GatewayClient } | { ok: false; problems: MappingProblem[] };
+export type ClientResult = { ok: true; client: ClientBlock } | { ok: false; problems: MappingProblem[] };
 
 const MAX_NAME = 100;
 const MAX_ADDRESS = 100;
@@ -156,8 +156,8 @@ function clip(text: string | undefined, max: number): string | undefined {
   return chars.length <= max ? clean : chars.slice(0, max).join('').trim();
 }
 
-function contactFields(order: ShopifyOrder): Pick<GatewayClient, 'telephone1' | 'email1'> {
-  const out: Pick<GatewayClient, 'telephone1' | 'email1'> = {};
+function contactFields(order: ShopifyOrder): Pick<ClientBlock, 'telephone1' | 'email1'> {
+  const out: Pick<ClientBlock, 'telephone1' | 'email1'> = {};
   const phone = panamaPhone(order.billingAddress?.phone ?? order.phone ?? order.customer?.phone);
   if (phone !== undefined) out.telephone1 = phone;
   const email = order.email;
@@ -221,7 +221,7 @@ function corregimientoNamed(province: string | undefined, place: string): Panama
   return found;
 }
 
-function locationFields(l: PanamaLocation | undefined): Pick<GatewayClient, 'codeLocation' | 'province' | 'district' | 'correction'> {
+function locationFields(l: PanamaLocation | undefined): Pick<ClientBlock, 'codeLocation' | 'province' | 'district' | 'correction'> {
   if (l === undefined) return {};
   return { codeLocation: l.code, province: l.province, district: l.district, correction: l.corregimiento };
 }

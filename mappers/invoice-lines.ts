@@ -1,6 +1,6 @@
 // Shopify line items, shipping lines and tips → the invoice's items (`listItems`), in cents.
 // What each Shopify line means for the invoice is decided here; the arithmetic is in line-arithmetic.ts.
-import type { GatewayItem } from '../src/gateway/gateway-types.ts';
+import type { GatewayItem } from './gateway-document.ts';
 import { type ArithmeticLine, type ItemAmounts, lineItems, planTaxes } from './line-arithmetic.ts';
 import type { MappingSettings } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';

@@ -1,6 +1,6 @@
 // A paid Shopify order → the gateway's invoice document, or the problems that stop it (DESIGN §6).
 // Pure: the fiscal number, billing point, the order's transactions and the clock are inputs.
-import type { GatewayDocument, GatewayTotals } from '../src/gateway/gateway-types.ts';
+import type { GatewayDocument, GatewayTotals } from './gateway-document.ts';
 import { buildClient } from './invoice-client.ts';
 import { buildInvoiceLines } from './invoice-lines.ts';
 import type { ItemAmounts } from './line-arithmetic.ts';

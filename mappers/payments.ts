@@ -2,7 +2,7 @@
 // (reference/panama-fe.md §3.10). One gateway carries the whole invoice; with several, the amounts
 // come from the order's transactions, which the pipeline fetches with ORDER_TRANSACTIONS_QUERY.
 import { z } from 'zod';
-import type { GatewayPayment } from '../src/gateway/gateway-types.ts';
+import type { GatewayPayment } from './gateway-document.ts';
 import type { MappingSettings } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, cents, formatCents, parseCents } from './money.ts';

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseCufe } from '../mappers/cufe.ts';
 import { type GatewayCallRecord, type GatewayClient, createGatewayClient } from '../src/gateway/gateway-client.ts';
-import type { DocumentKey, GatewayCredentials, GatewayDocument, SendDocumentRequest } from '../src/gateway/gateway-types.ts';
+import type { DocumentKey, GatewayCredentials, SendDocumentRequest } from '../src/gateway/gateway-types.ts';
+import type { GatewayDocument } from '../mappers/gateway-document.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from '../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 

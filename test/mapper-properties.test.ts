@@ -7,7 +7,7 @@ import { mappingSettingsSchema, type MappingSettings } from '../mappers/mapping-
 import { type OrderTransaction, orderToDocument } from '../mappers/order-to-document.ts';
 import { cents } from '../mappers/money.ts';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
-import type { GatewayDocument } from '../src/gateway/gateway-types.ts';
+import type { GatewayDocument } from '../mappers/gateway-document.ts';
 import { DEFAULT_SANDBOX_CREDENTIALS } from '../src/sandbox/sandbox-gateway.ts';
 import { validateSendDocument } from '../src/sandbox/document-rules.ts';
 import { brokenInvariants, centsOf } from './support/document-invariants.ts';

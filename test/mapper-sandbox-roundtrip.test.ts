@@ -2,7 +2,7 @@
 // rules), is authorized: code 200, `procesado`, a CUFE.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MappingSettings, mappingSettingsSchema } from '../mappers/mapping-settings.ts';
-import type { GatewayDocument } from '../src/gateway/gateway-types.ts';
+import type { GatewayDocument } from '../mappers/gateway-document.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from '../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 import { mapFixture, orderFixtureNames } from './support/order-fixtures.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type MappingSettingsInput, mappingSettingsSchema } from '../mappers/mapping-settings.ts';
 import { cents } from '../mappers/money.ts';
 import { needsTransactions, orderToDocument, panamaDateTime } from '../mappers/order-to-document.ts';
-import type { GatewayClient, GatewayDocument, GatewayItem } from '../src/gateway/gateway-types.ts';
+import type { ClientBlock, GatewayDocument, GatewayItem } from '../mappers/gateway-document.ts';
 import { brokenInvariants } from './support/document-invariants.ts';
 import { ORDER_FIXTURES_DIR, loadOrder, loadTransactions, mapFixture, orderFixtureNames } from './support/order-fixtures.ts';
 
@@ -15,7 +15,7 @@ import { ORDER_FIXTURES_DIR, loadOrder, loadTransactions, mapFixture, orderFixtu
 
 const BELLA_VISTA = { codeLocation: '8-8-7', province: 'PANAMA', district: 'PANAMA', correction: 'BELLA VISTA' };
 
-function consumer(businessName: string, email1: string, extra: Partial<GatewayClient> = {}): GatewayClient {
+function consumer(businessName: string, email1: string, extra: Partial<ClientBlock> = {}): ClientBlock {
   return { typeClientEB: '02', businessName, ...BELLA_VISTA, telephone1: '6000-0000', email1, country: 'PA', ...extra };
 }
 
@@ -40,7 +40,7 @@ interface Totals {
   payments: [form: string, amount: string][];
 }
 
-function document(client: GatewayClient, listItems: GatewayItem[], t: Totals, fiscalNumber = '0000000001'): GatewayDocument {
+function document(client: ClientBlock, listItems: GatewayItem[], t: Totals, fiscalNumber = '0000000001'): GatewayDocument {
   return {
     codeBranchIssuer: '0000',
     dataTransaction: {

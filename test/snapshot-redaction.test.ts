@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
 import { parseJsonKeepingBigIds } from '../src/privacy/compliance-payloads.ts';
 import { redactDocumentClient, redactOrderSnapshot, redactRequestClient } from '../src/privacy/snapshot-redaction.ts';
-import type { GatewayDocument } from '../src/gateway/gateway-types.ts';
+import type { GatewayDocument } from '../mappers/gateway-document.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/orders');
 const fixtures = fs

@@ -14,7 +14,7 @@ import {
   shops,
   webhookDeliveries,
 } from '../src/db/schema.ts';
-import type { GatewayDocument } from '../src/gateway/gateway-types.ts';
+import type { GatewayDocument } from '../mappers/gateway-document.ts';
 import { getInvoice } from '../src/invoices/invoice-repository.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';

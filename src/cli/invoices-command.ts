@@ -3,7 +3,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { formatCents } from '../../mappers/money.ts';
 import { invoicePdfs, invoices } from '../db/schema.ts';
-import type { GatewayDocument } from '../gateway/gateway-types.ts';
+import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import { type InvoiceRow, getInvoice, retryInvoices } from '../invoices/invoice-repository.ts';
 import { formatFiscalNumber } from '../invoices/invoice-worker.ts';
 import {

@@ -5,7 +5,6 @@ import type { z } from 'zod';
 import {
   type DocumentKey,
   type GatewayCredentials,
-  type GatewayDocument,
   type GatewayEnvironment,
   CREDENTIAL_FIELDS,
   ENVIRONMENT_CODE,
@@ -14,6 +13,7 @@ import {
   sendDocumentSuccessSchema,
   statusDocumentResponseSchema,
 } from './gateway-types.ts';
+import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 
 /** What a SendDocument answer means for the invoice (DESIGN §5). */
 export type SendOutcome =

@@ -1,6 +1,7 @@
-// The gateway's wire contract (spec/gateway-api.md), as zod schemas shared by the client,
-// the sandbox and the mapper. Field names are the gateway's own; every value is a string.
+// The gateway's wire contract (spec/gateway-api.md) around the document: credentials, requests and answers,
+// as zod schemas shared by the client and the sandbox. The document itself is the mappers' (gateway-document.ts).
 import { z } from 'zod';
+import { documentSchema } from '../../mappers/gateway-document.ts';
 
 /** The six credentials sent at the top level of every request. Secrets: never log them. */
 export const credentialsSchema = z.object({
@@ -13,87 +14,6 @@ export const credentialsSchema = z.object({
 });
 export type GatewayCredentials = z.infer<typeof credentialsSchema>;
 export const CREDENTIAL_FIELDS = Object.keys(credentialsSchema.shape) as (keyof GatewayCredentials)[];
-
-export const clientSchema = z.object({
-  typeClientEB: z.string(),
-  typeTaxpayer: z.string().optional(),
-  numberRUC: z.string().optional(),
-  digitCheckRUC: z.string().optional(),
-  businessName: z.string().optional(),
-  address: z.string().optional(),
-  codeLocation: z.string().optional(),
-  province: z.string().optional(),
-  district: z.string().optional(),
-  correction: z.string().optional(),
-  telephone1: z.string().optional(),
-  email1: z.string().optional(),
-  country: z.string(),
-});
-export type GatewayClient = z.infer<typeof clientSchema>;
-
-export const dataTransactionSchema = z.object({
-  typeEmission: z.string(),
-  typeDocument: z.string(),
-  numberDocumentFiscal: z.string(),
-  pointBillingFiscal: z.string(),
-  dateBroadcast: z.string(),
-  natureOperation: z.string(),
-  typeOperation: z.string(),
-  destinationOperation: z.string(),
-  formatCAFE: z.string(),
-  deliveryCAFE: z.string(),
-  shippingContainer: z.string(),
-  processGeneration: z.string(),
-  typeSale: z.string(),
-  client: clientSchema,
-});
-export type DataTransaction = z.infer<typeof dataTransactionSchema>;
-
-export const itemSchema = z.object({
-  description: z.string(),
-  code: z.string(),
-  amount: z.string(),
-  priceUnit: z.string(),
-  priceUnitDiscount: z.string(),
-  priceItem: z.string(),
-  rateITBMS: z.string(),
-  valueITBMS: z.string(),
-  totalValue: z.string(),
-  codeGTIN: z.string().optional(),
-  cantGTINCom: z.string().optional(),
-  codeGTINInv: z.string().optional(),
-  cantGTINComInv: z.string().optional(),
-});
-export type GatewayItem = z.infer<typeof itemSchema>;
-
-export const paymentSchema = z.object({
-  formPaymentInvoice: z.string(),
-  valueFeePaid: z.string(),
-});
-export type GatewayPayment = z.infer<typeof paymentSchema>;
-
-export const totalsSchema = z.object({
-  totalPriceNet: z.string(),
-  totalITBMS: z.string(),
-  totalISC: z.string(),
-  totalAmountTaxed: z.string(),
-  totalInvoice: z.string(),
-  totalValueReceived: z.string(),
-  timePayment: z.string(),
-  nroItems: z.string(),
-  totalAllItems: z.string(),
-  listFormPayment: z.array(paymentSchema),
-});
-export type GatewayTotals = z.infer<typeof totalsSchema>;
-
-export const documentSchema = z.object({
-  codeBranchIssuer: z.string(),
-  dataTransaction: dataTransactionSchema,
-  listItems: z.array(itemSchema),
-  totalsSubTotals: totalsSchema,
-});
-/** The invoice as the gateway receives it (`document` of SendDocument). */
-export type GatewayDocument = z.infer<typeof documentSchema>;
 
 export const sendDocumentRequestSchema = credentialsSchema.extend({
   identifierControlShipping: z.string(),

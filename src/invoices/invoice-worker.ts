@@ -13,7 +13,8 @@ import {
 import type { AppConfig } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import { type GatewayCallRecord, type GatewayClient, createGatewayClient } from '../gateway/gateway-client.ts';
-import type { DocumentKey, GatewayDocument } from '../gateway/gateway-types.ts';
+import type { DocumentKey } from '../gateway/gateway-types.ts';
+import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
 import { writeInvoiceMetafields } from '../shopify/metafield-writer.ts';

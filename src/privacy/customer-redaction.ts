@@ -3,7 +3,7 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { complianceRequests, gatewayCalls, invoices } from '../db/schema.ts';
-import type { GatewayDocument } from '../gateway/gateway-types.ts';
+import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import type { DataSubject } from './compliance-payloads.ts';
 import { findCustomerInvoices } from './customer-invoices.ts';
 import { redactDocumentClient, redactOrderSnapshot, redactRequestClient } from './snapshot-redaction.ts';

@@ -2,7 +2,7 @@
 // invoice needs to be made again (amounts, lines, taxes, payment gateways, ids) and loses who bought:
 // names, e-mail addresses, phone numbers, postal addresses, notes, browser details.
 // An authorized invoice's own document is not touched here: it is the fiscal record the law makes us keep.
-import type { GatewayClient, GatewayDocument } from '../gateway/gateway-types.ts';
+import type { ClientBlock, GatewayDocument } from '../../mappers/gateway-document.ts';
 
 type Json = Record<string, unknown>;
 
@@ -79,7 +79,7 @@ const CLIENT_PERSONAL_FIELDS = [
   'address',
   'telephone1',
   'email1',
-] as const satisfies readonly (keyof GatewayClient)[];
+] as const satisfies readonly (keyof ClientBlock)[];
 
 /**
  * A document that was never authorized is no fiscal record: its client block loses the person's data.
@@ -88,7 +88,7 @@ const CLIENT_PERSONAL_FIELDS = [
 export function redactDocumentClient(document: GatewayDocument): GatewayDocument {
   const client: Json = { ...document.dataTransaction.client };
   for (const field of CLIENT_PERSONAL_FIELDS) delete client[field];
-  return { ...document, dataTransaction: { ...document.dataTransaction, client: client as GatewayClient } };
+  return { ...document, dataTransaction: { ...document.dataTransaction, client: client as ClientBlock } };
 }
 
 /** The same for a stored gateway request body (SendDocument), whatever its exact shape. */

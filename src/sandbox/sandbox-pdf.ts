@@ -19,7 +19,7 @@ import {
 } from 'pdf-lib';
 import { create as createQr } from 'qrcode';
 import { findLocationByCode } from '../../mappers/panama-locations.ts';
-import type { GatewayClient, GatewayDocument } from '../gateway/gateway-types.ts';
+import type { ClientBlock, GatewayDocument } from '../../mappers/gateway-document.ts';
 
 /** Who issues the sandbox's invoices: the identity put in the CUFE and on the PDF. */
 export interface SandboxIssuer {
@@ -205,7 +205,7 @@ function drawHeader(c: Cursor, doc: GatewayDocument, auth: PdfAuthorization, fis
 }
 
 /** Code and names of the client's location; names from the catalogue when only the code was sent. */
-function locationText(client: GatewayClient): string {
+function locationText(client: ClientBlock): string {
   let names = [client.correction, client.district, client.province].filter(Boolean).join(', ');
   const known = client.codeLocation ? findLocationByCode(client.codeLocation) : undefined;
   if (!names && known) names = [known.corregimiento, known.district, known.province].join(', ');
