@@ -247,7 +247,8 @@ export function shippingCharge(shipping: ShopifyShippingLine): LineCharge {
   return { base: shipping.price - allocated(shipping.discountAllocations), tax, rate };
 }
 
-function toGatewayItem(line: SourceLine, a: ItemAmounts): GatewayItem {
+/** An item as the gateway receives it (credit notes write their items the same way). */
+export function toGatewayItem(line: Pick<SourceLine, 'description' | 'code' | 'rateCode' | 'gtin'>, a: ItemAmounts): GatewayItem {
   const amount = formatCents(a.amount * 100);
   const item: GatewayItem = {
     description: line.description,

@@ -168,4 +168,75 @@ export const problems = {
       `Los pagos registrados en Shopify suman ${money(paid)} pero el total del pedido es ${money(total)}. Revise los pagos del pedido en Shopify y reintente.`,
       'transactions',
     ),
+
+  // Credit notes (refunds/create → type 04)
+
+  refundUnreadable: (path: string, detail: string) =>
+    problem(
+      'refund_unreadable',
+      `Shopify's refund data could not be read (${path || 'refund'}: ${detail}). No credit note was made; please contact the app's support with the order number.`,
+      `Los datos del reembolso enviados por Shopify no se pudieron leer (${path || 'reembolso'}: ${detail}). No se emitió nota de crédito; contacte al soporte de la app con el número de pedido.`,
+      path || undefined,
+    ),
+
+  refundCurrencyUnsupported: (currency: string, path: string) =>
+    problem(
+      'refund_currency_unsupported',
+      `Money was refunded in ${currency}. Credit notes are issued in US dollars (or balboas), so this one cannot be made automatically; issue it by hand.`,
+      `El dinero se reembolsó en ${currency}. Las notas de crédito se emiten en dólares (o balboas), así que esta no se puede emitir automáticamente; emítala manualmente.`,
+      path,
+    ),
+
+  invoiceNotReadable: (detail: string) =>
+    problem(
+      'invoice_not_readable',
+      `The invoice this refund belongs to cannot be matched with its order (${detail}), so the app cannot tell which invoice lines were refunded. Issue the credit note by hand.`,
+      `La factura de este reembolso no se puede relacionar con su pedido (${detail}), así que la app no puede saber qué líneas de la factura se reembolsaron. Emita la nota de crédito manualmente.`,
+    ),
+
+  refundLineNotInvoiced: (what: string, path: string) =>
+    problem(
+      'refund_line_not_invoiced',
+      `The refund includes "${what}", which is not on the order's invoice (the order may have been edited after it was invoiced). Issue the credit note by hand.`,
+      `El reembolso incluye "${what}", que no está en la factura del pedido (es posible que el pedido se editara después de facturarlo). Emita la nota de crédito manualmente.`,
+      path,
+    ),
+
+  refundMoneyMismatch: (refunded: number, computed: number) =>
+    problem(
+      'refund_money_mismatch',
+      `Shopify refunded ${money(refunded)}, but the refunded items, shipping and adjustments add up to ${money(computed)}. Check the refund in Shopify; the credit note must be issued by hand.`,
+      `Shopify reembolsó ${money(refunded)}, pero los artículos, el envío y los ajustes reembolsados suman ${money(computed)}. Revise el reembolso en Shopify; la nota de crédito debe emitirse manualmente.`,
+      'transactions',
+    ),
+
+  refundLessThanItems: (refunded: number, items: number) =>
+    problem(
+      'refund_less_than_items',
+      `Shopify refunded ${money(refunded)} for items and shipping worth ${money(items)} (a restocking fee or a reduced refund). The app does not decide how to split the difference; issue the credit note by hand.`,
+      `Shopify reembolsó ${money(refunded)} por artículos y envío que valen ${money(items)} (un cargo por reposición o un reembolso reducido). La app no decide cómo repartir la diferencia; emita la nota de crédito manualmente.`,
+      'order_adjustments',
+    ),
+
+  refundShippingTaxUnknown: (path: string) =>
+    problem(
+      'refund_shipping_tax_unknown',
+      'Part of the shipping was refunded and Shopify did not say how much of it was tax. Issue the credit note by hand.',
+      'Se reembolsó parte del envío y Shopify no indicó cuánto de ello era impuesto. Emita la nota de crédito manualmente.',
+      path,
+    ),
+
+  creditExceedsInvoice: (what: string, credited: number, invoiced: number) =>
+    problem(
+      'credit_exceeds_invoice',
+      `With this refund the credit notes would credit ${money(credited)} of ${what}, more than the invoice's ${money(invoiced)}. Check the order's refunds in Shopify; this credit note must be issued by hand.`,
+      `Con este reembolso las notas de crédito acreditarían ${money(credited)} de ${what}, más que los ${money(invoiced)} de la factura. Revise los reembolsos del pedido en Shopify; esta nota de crédito debe emitirse manualmente.`,
+    ),
+
+  creditTaxNotDistributable: (refundedTax: number) =>
+    problem(
+      'credit_tax_not_distributable',
+      `Shopify refunded ${money(refundedTax)} of tax, which cannot be spread over the credit note's lines within the DGI's rounding tolerance of 0.01 per line. Issue the credit note by hand.`,
+      `Shopify reembolsó ${money(refundedTax)} de impuesto, que no se puede repartir entre las líneas de la nota de crédito dentro de la tolerancia de redondeo de la DGI (0.01 por línea). Emita la nota de crédito manualmente.`,
+    ),
 };

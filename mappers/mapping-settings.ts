@@ -212,6 +212,11 @@ export const mappingSettingsSchema = z.object({
   checkoutAttributes: checkoutAttributesSchema.prefault({}),
   /** Client location when the order gives none: Bella Vista, Panamá, Panamá. */
   defaultLocationCode: locationCodeSchema.default('8-8-7'),
+  /**
+   * `natureOperation` of credit notes (type 04): 11, devolución, by default. Which value PACs expect on a note is not
+   * confirmed (reference/panama-fe.md §7.3), so a shop can change it; the other codes of a note are its invoice's.
+   */
+  creditNoteNatureOperation: codeEnum('creditNoteNatureOperation', NATURE_OPERATION).default('11'),
   /** Gift-card purchases are not a sale of goods; invoiced only when the shop says so. */
   includeGiftCards: z.boolean({ error: 'includeGiftCards must be true or false' }).default(false),
   /** Tips are not a sale of goods; invoiced (as an exempt line) only when the shop says so. */

@@ -150,8 +150,8 @@ export function buildPayments(
   return { ok: true, payments };
 }
 
-/** Reduce the parts by `amount`: non-gift-card parts first, each group largest first. */
-function takeOff(parts: { form: string; amount: number }[], amount: number): void {
+/** Reduce the parts by `amount`: non-gift-card parts first, each group largest first (credit notes do the same). */
+export function takeOff(parts: { form: string; amount: number }[], amount: number): void {
   let left = amount;
   const order = [...parts].sort((a, b) => Number(a.form === GIFT_CARD_FORM) - Number(b.form === GIFT_CARD_FORM) || b.amount - a.amount);
   for (const part of order) {

@@ -1,0 +1,234 @@
+// A Shopify refund of an invoiced order → the credit note's draft (type 04), or why there is none yet (DESIGN §9,
+// reference/shopify-refunds.md §6). The note holds the refunded goods (their units, their share of discounts, their
+// tax), refunded shipping, and amount-only money allocated over what is left of the invoice; its total is what was
+// refunded for what the invoice covered, to the cent; every line keeps the DGI arithmetic; with the notes before
+// it, it never credits more than the invoice. Pure: the invoice, the notes already issued and the settings are inputs.
+import { type CreditBalance, type CreditedDocument, type Amounts, capProblems, creditBalance, remaining } from './credit-balance.ts';
+import { allowanceLines } from './credit-allocation.ts';
+import { type CreditLine, renderCreditLines } from './credit-lines.ts';
+import { type CreditedInvoice, creditNoteDraft } from './credit-note-draft.ts';
+import { refundPayments } from './credit-note-payments.ts';
+import type { DocumentDraft } from './document-numbering.ts';
+import { type InvoiceGroup, type InvoiceLayout, readInvoiceLayout } from './invoice-layout.ts';
+import type { MappingSettings } from './mapping-settings.ts';
+import { type MappingProblem, problems } from './mapping-problems.ts';
+import { type Cents, cents, divRoundHalfUp } from './money.ts';
+import type { ShopifyOrder } from './shopify-order.ts';
+import type { ShopifyRefund, ShopifyRefundShippingLine } from './shopify-refund.ts';
+
+export type { CreditedDocument } from './credit-balance.ts';
+export type { CreditedInvoice } from './credit-note-draft.ts';
+
+export interface RefundToCreditNoteInput {
+  refund: ShopifyRefund;
+  /** The invoice's order, as parsed for the invoice. */
+  order: ShopifyOrder;
+  invoice: CreditedInvoice;
+  /** The notes already issued or in flight against this invoice, in order. */
+  credited: readonly CreditedDocument[];
+  settings: MappingSettings;
+}
+
+/** Why a refund needs no note: no money moved, only what the invoice left out was refunded, or nothing is left. */
+export type NothingReason = 'no_money_refunded' | 'nothing_invoiced_refunded' | 'everything_credited';
+
+export type CreditNoteResult =
+  | { kind: 'draft'; draft: DocumentDraft; totalCents: Cents }
+  | { kind: 'nothing'; reason: NothingReason }
+  /** A refund transaction is still pending: hold the note and ask again later. */
+  | { kind: 'wait'; reason: 'refund_pending' }
+  | { kind: 'problems'; problems: MappingProblem[] };
+
+const CURRENCIES = new Set(['USD', 'PAB']);
+const MAX_ITEMS = 1000;
+
+export function refundToCreditNote(input: RefundToCreditNoteInput): CreditNoteResult {
+  const { refund, order, invoice, credited, settings } = input;
+  const currency = currencyProblems(order, refund);
+  if (currency.length > 0) return { kind: 'problems', problems: currency };
+  const moneyMoves = refund.transactions.filter((t) => t.kind === 'refund');
+  if (moneyMoves.some((t) => t.status === 'pending')) return { kind: 'wait', reason: 'refund_pending' };
+  // Failed and erred transactions returned nothing.
+  const returned = moneyMoves.filter((t) => t.status === 'success');
+  const refunded = returned.reduce((a, t) => a + t.amount, 0);
+  if (refunded === 0) return { kind: 'nothing', reason: 'no_money_refunded' };
+
+  const layoutRead = readInvoiceLayout(order, invoice.document.listItems);
+  if (!layoutRead.ok) return { kind: 'problems', problems: layoutRead.problems };
+  const layout = layoutRead.layout;
+  const balanceRead = creditBalance(layout, credited);
+  if (!balanceRead.ok) return { kind: 'problems', problems: balanceRead.problems };
+
+  const money = reconcile(refund, layout, refunded);
+  if (!money.ok) return { kind: 'problems', problems: money.problems };
+  const parts = refundedParts(refund, layout, balanceRead.balance, money);
+  if (!parts.ok) return { kind: 'problems', problems: parts.problems };
+
+  let lines = parts.lines;
+  if (money.extra > 0) {
+    const open = layout.groups.map((group) => ({ group, left: parts.left.get(group) ?? remaining(balanceRead.balance, group) }));
+    const allowance = allowanceLines(money.extra, open);
+    if (allowance === undefined) {
+      const total = balanceRead.balance.total + refunded - parts.leftOut;
+      return { kind: 'problems', problems: [problems.creditExceedsInvoice('the invoice total', total, layout.total)] };
+    }
+    lines = [...lines, ...allowance];
+  }
+  if (lines.length === 0) return { kind: 'nothing', reason: 'nothing_invoiced_refunded' };
+
+  const note = renderCreditLines(lines, parts.pooledTarget);
+  if (note === undefined) return { kind: 'problems', problems: [problems.creditTaxNotDistributable(parts.refundedTax)] };
+  if (note.items.length > MAX_ITEMS) return { kind: 'problems', problems: [problems.tooManyItems(note.items.length)] };
+  const caps = capProblems(layout, balanceRead.balance, note.credited);
+  if (caps.length > 0) return { kind: 'problems', problems: caps };
+
+  // What was refunded for what the invoice covered; the payments carry exactly that.
+  const total = refunded - parts.leftOut;
+  const noteTotal = note.amounts.reduce((a, i) => a + i.totalValue, 0);
+  const payments = noteTotal === total ? refundPayments(returned, settings, total, parts.leftOut) : undefined;
+  if (payments === undefined) return { kind: 'problems', problems: [problems.refundMoneyMismatch(refunded, noteTotal + parts.leftOut)] };
+  return { kind: 'draft', ...creditNoteDraft(invoice, settings, note, payments) };
+}
+
+function currencyProblems(order: ShopifyOrder, refund: ShopifyRefund): MappingProblem[] {
+  if (!CURRENCIES.has(order.currency)) return [problems.unsupportedCurrency(order.currency)];
+  const foreign = refund.transactions.findIndex((t) => t.currency !== undefined && !CURRENCIES.has(t.currency));
+  if (foreign < 0) return [];
+  return [problems.refundCurrencyUnsupported(refund.transactions[foreign]!.currency!, `transactions[${foreign}].currency`)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The money identity (reference §1.6): refunded = lines + shipping (+ their tax unless included) + duties − adjustments.
+
+interface Reconciled {
+  ok: true;
+  /** Whether the refund's subtotals include their tax (the shop's setting, unless the money says otherwise). */
+  taxesIncluded: boolean;
+  /** Money beyond the refunded lines (an amount-only refund): allocated over the invoice. */
+  extra: number;
+  /** The tax of the one refunded shipping line whose tax the body does not give, worked out from the money. */
+  shippingTax?: { line: ShopifyRefundShippingLine; tax: number };
+}
+
+function reconcile(refund: ShopifyRefund, layout: InvoiceLayout, refunded: number): Reconciled | { ok: false; problems: MappingProblem[] } {
+  // Since 2024-10 refunded shipping is not an adjustment; older bodies repeat it as one of kind shipping_refund.
+  const adjustments = refund.adjustments.filter((a) => !(refund.shippingLines.length > 0 && a.kind === 'shipping_refund'));
+  const discrepancy = adjustments.reduce((a, x) => a + x.amount + x.tax, 0);
+  const subtotals = [...refund.lines, ...refund.shippingLines].reduce((a, l) => a + l.subtotal, 0);
+  const taxes = [...refund.lines, ...refund.shippingLines].reduce((a, l) => a + (l.tax ?? 0), 0);
+  const computed = (included: boolean) => subtotals + (included ? 0 : taxes) + refund.duties - discrepancy;
+
+  const unknown = refund.shippingLines.filter((s) => s.tax === undefined);
+  const index = refund.shippingLines.findIndex((s) => s.tax === undefined);
+  if (unknown.length > 1) return { ok: false, problems: [problems.refundShippingTaxUnknown(`refund_shipping_lines[${index}]`)] };
+  let included = layout.taxesIncluded;
+  let shippingTax: Reconciled['shippingTax'];
+  if (unknown.length === 1) {
+    const line = unknown[0]!;
+    // Tax added on top: the money says how much it was. Tax included: it is the part of the subtotal at the rate.
+    const rate = findShipping(layout, line)?.group.rate;
+    const tax = included ? rate && divRoundHalfUp(line.subtotal * rate.num, rate.den + rate.num) : refunded - computed(false);
+    if (tax === undefined || tax < 0)
+      return { ok: false, problems: [problems.refundShippingTaxUnknown(`refund_shipping_lines[${index}]`)] };
+    shippingTax = { line, tax };
+  } else if (computed(included) !== refunded && taxes !== 0 && computed(!included) === refunded) {
+    // Whether a tax-inclusive shop's subtotals include tax is unverified (§1.4): the money decides.
+    included = !included;
+  }
+  const explained = computed(included) + (included ? 0 : (shippingTax?.tax ?? 0));
+  if (explained !== refunded) return { ok: false, problems: [problems.refundMoneyMismatch(refunded, explained)] };
+  if (discrepancy > 0) return { ok: false, problems: [problems.refundLessThanItems(refunded, refunded + discrepancy)] };
+  return { ok: true, taxesIncluded: included, extra: -discrepancy, ...(shippingTax === undefined ? {} : { shippingTax }) };
+}
+
+function findShipping(layout: InvoiceLayout, line: ShopifyRefundShippingLine) {
+  const same = layout.shipping.find((s) => s.title === line.title && s.price === line.price);
+  return same ?? (layout.shipping.length === 1 ? layout.shipping[0] : undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The refunded lines and shipping → note lines against the invoice's groups
+
+interface Parts {
+  ok: true;
+  lines: CreditLine[];
+  /** Money refunded for what the invoice left out: gift cards and tips it did not invoice, duties. */
+  leftOut: number;
+  /** What is left of each group after these lines (an estimate by Shopify's amounts, for the allocation). */
+  left: Map<InvoiceGroup, Amounts>;
+  pooledTarget: number;
+  refundedTax: number;
+}
+
+function refundedParts(
+  refund: ShopifyRefund,
+  layout: InvoiceLayout,
+  balance: CreditBalance,
+  money: Reconciled,
+): Parts | { ok: false; problems: MappingProblem[] } {
+  const found: MappingProblem[] = [];
+  const parts: Parts = { ok: true, lines: [], leftOut: refund.duties, left: new Map(), pooledTarget: 0, refundedTax: 0 };
+  const included = money.taxesIncluded;
+
+  const credit = (group: InvoiceGroup | undefined, units: number, subtotal: number, tax: number) => {
+    const gross = included ? subtotal : subtotal + tax;
+    if (group === undefined) {
+      parts.leftOut += gross;
+      return;
+    }
+    const left = parts.left.get(group) ?? remaining(balance, group);
+    parts.left.set(group, { units: left.units - (group.kind === 'line' ? units : 0), net: left.net - (gross - tax), tax: left.tax - tax });
+    const line = creditLine(group, units, subtotal, tax, included, left);
+    parts.lines.push(line);
+    parts.refundedTax += tax;
+    if (line.arithmetic.pooled) parts.pooledTarget += included ? line.arithmetic.chargedTax : tax;
+  };
+
+  refund.lines.forEach((l, i) => {
+    if (l.quantity === 0) {
+      if (l.subtotal !== 0 || l.tax !== 0)
+        found.push(problems.refundUnreadable(`refund_line_items[${i}].quantity`, 'money refunded for no units'));
+      return;
+    }
+    if (layout.lines.has(l.lineItemGid)) return credit(layout.lines.get(l.lineItemGid), l.quantity, l.subtotal, l.tax);
+    // A tip is not a line of the order's body; the invoice either has it as its tip line or left it out.
+    if (l.tip) return credit(layout.tip, 1, l.subtotal, l.tax);
+    found.push(problems.refundLineNotInvoiced(l.name, `refund_line_items[${i}]`));
+  });
+  refund.shippingLines.forEach((s, i) => {
+    const tax = s.tax ?? money.shippingTax?.tax ?? 0;
+    if (s.subtotal === 0 && tax === 0) return;
+    const shipping = findShipping(layout, s);
+    if (shipping === undefined) found.push(problems.refundLineNotInvoiced(s.title, `refund_shipping_lines[${i}]`));
+    else credit(shipping.group, 1, s.subtotal, tax);
+  });
+  return found.length > 0 ? { ok: false, problems: found } : parts;
+}
+
+/**
+ * A refunded line against its invoice group. Shopify's subtotal and tax are kept (net fixed, or gross when the tax is
+ * included); a line invoiced at a mapped rate keeps what was paid and takes the tax of its ITBMS rate. When the line
+ * takes all that is left of the group, the group's remaining tax is preferred so the notes add up to the invoice.
+ */
+function creditLine(group: InvoiceGroup, units: number, subtotal: number, tax: number, included: boolean, left: Amounts): CreditLine {
+  const gross = included ? subtotal : subtotal + tax;
+  const quantity = group.kind === 'line' ? units : 1;
+  const common = { quantity, listUnit: group.listUnit, rate: group.rate };
+  if (group.mappedRate) {
+    return {
+      group,
+      description: group.description,
+      money: false,
+      arithmetic: { ...common, pricing: { kind: 'gross', gross: cents(gross) }, chargedTax: cents(0), pooled: false },
+    };
+  }
+  const completes = group.kind === 'line' ? left.units === units : left.net + left.tax === gross;
+  const preferred = completes && Math.abs(left.tax - tax) <= 1 ? left.tax : tax;
+  const pricing = included ? { kind: 'gross' as const, gross: cents(subtotal) } : { kind: 'net' as const, net: cents(subtotal) };
+  return {
+    group,
+    description: group.description,
+    money: false,
+    arithmetic: { ...common, pricing, chargedTax: cents(preferred), pooled: true },
+  };
+}

@@ -1,0 +1,63 @@
+// The refund fixtures under test/fixtures/refunds/ (order + refunds/create body pairs) and the one way the refund
+// tests issue an invoice from an order: the real invoice mapper, numbered and dated, with a well-formed CUFE. When
+// the invoice mapper changes its name or shape, only `issueInvoice` changes.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildCufe } from '../../mappers/cufe.ts';
+import type { CreditedInvoice } from '../../mappers/credit-note-draft.ts';
+import { type MappingSettings, defaultMappingSettings } from '../../mappers/mapping-settings.ts';
+import { orderToDocument } from '../../mappers/order-to-document.ts';
+import { type ShopifyOrder, parseShopifyOrder } from '../../mappers/shopify-order.ts';
+import { type ShopifyRefund, parseShopifyRefund } from '../../mappers/shopify-refund.ts';
+
+export const REFUND_FIXTURES_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'refunds');
+
+export type RefundFixture = 'full-refund' | 'partial-line' | 'second-partial' | 'shipping-only' | 'amount-only';
+
+/** The parsed JSON of `<name>.order.json` or `<name>.refund.json`. */
+export function readRefundFixture(name: RefundFixture, which: 'order' | 'refund'): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(REFUND_FIXTURES_DIR, `${name}.${which}.json`), 'utf8')) as Record<string, unknown>;
+}
+
+export function parseOrder(json: unknown): ShopifyOrder {
+  const parsed = parseShopifyOrder(json);
+  if (!parsed.ok) throw new Error(`order did not parse: ${JSON.stringify(parsed.problems)}`);
+  return parsed.order;
+}
+
+export function parseRefund(json: unknown): ShopifyRefund {
+  const parsed = parseShopifyRefund(json);
+  if (!parsed.ok) throw new Error(`refund did not parse: ${JSON.stringify(parsed.problems)}`);
+  return parsed.refund;
+}
+
+export const fixtureOrder = (name: RefundFixture) => parseOrder(readRefundFixture(name, 'order'));
+export const fixtureRefund = (name: RefundFixture) => parseRefund(readRefundFixture(name, 'refund'));
+
+/** When the test invoices were submitted: 2026-11-03 10:30 in Panama. */
+export const INVOICE_NOW = new Date('2026-11-03T15:30:00Z');
+
+/** The authorized invoice of an order: mapped by the invoice mapper, numbered `fiscalNumber`, with its CUFE. */
+export function issueInvoice(order: ShopifyOrder, settings: MappingSettings = defaultMappingSettings, fiscalNumber = 1): CreditedInvoice {
+  const mapped = orderToDocument({
+    order,
+    settings,
+    numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber },
+    now: INVOICE_NOW,
+  });
+  if (!mapped.ok) throw new Error(`order not invoiced: ${JSON.stringify(mapped.problems)}`);
+  const cufe = buildCufe({
+    typeDocument: '01',
+    taxpayerType: '2',
+    ruc: '155596713-2-2015',
+    dv: '59',
+    branch: '0000',
+    date: '20261103',
+    fiscalNumber: String(fiscalNumber).padStart(10, '0'),
+    billingPoint: '001',
+    emissionType: '01',
+    environment: '2',
+    securityCode: '123456789',
+  });
+  return { document: mapped.document, cufe };
+}
