@@ -1,11 +1,12 @@
 // Amount-only refunds (money back with no refunded line: a refund discrepancy). Shopify gives no tax split, so the
 // amount is a price reduction that includes ITBMS (DESIGN §9): it is allocated over what is left to credit of the
 // invoice's lines, in proportion to it, and each share's base and ITBMS are back-computed at the line's own rate
-// (12.00 on a 7 % line → 11.21 + 0.79). Never a 0 % line for money that was taxed. Pure.
+// (12.00 on a 7 % line → 11.21 + 0.79), the share's items split by the DGI's arithmetic (credit-lines.ts). Never a
+// 0 % line for money that was taxed. Pure.
 import { type Amounts, allowanceDescription } from './credit-balance.ts';
 import type { CreditLine } from './credit-lines.ts';
 import type { InvoiceGroup } from './invoice-layout.ts';
-import { cents } from './money.ts';
+import { cents, divRoundHalfUp } from './money.ts';
 
 /** Money-only lines for `amount` over the open groups; undefined when the amount is more than is left to credit. */
 export function allowanceLines(amount: number, open: readonly { group: InvoiceGroup; left: Amounts }[]): CreditLine[] | undefined {
@@ -17,20 +18,21 @@ export function allowanceLines(amount: number, open: readonly { group: InvoiceGr
   candidates.forEach(({ group, left }, i) => {
     const share = shares[i]!;
     if (share === 0) return;
+    const arithmetic = {
+      quantity: 1,
+      listUnit: cents(0),
+      rate: group.rate,
+      pricing: { kind: 'gross' as const, gross: cents(share) },
+      pooled: true,
+    };
+    // The share's ITBMS is the line's remaining ITBMS in proportion (its rate, give or take the line's rounding), all
+    // of it when the share takes all that is left: never more ITBMS than the line has, and the notes add up exactly.
+    const tax = divRoundHalfUp(Math.max(0, left.tax) * share, weights[i]!);
     lines.push({
       group,
       description: allowanceDescription(group.description),
       money: true,
-      arithmetic: {
-        quantity: 1,
-        listUnit: cents(0),
-        rate: group.rate,
-        pricing: { kind: 'gross', gross: cents(share) },
-        chargedTax: cents(0),
-        pooled: false,
-      },
-      // A share that takes all that is left of a line takes its tax too, so the notes add up to the invoice exactly.
-      ...(share === weights[i] ? { preferredTax: left.tax } : {}),
+      arithmetic: { ...arithmetic, chargedTax: cents(tax) },
     });
   });
   return lines;

@@ -72,39 +72,59 @@ export function remaining(balance: CreditBalance, group: InvoiceGroup): Amounts 
 }
 
 /**
- * The caps a note must keep, as problems. Per line, the money cap allows the cents by which Shopify's charge for the
- * line exceeds the invoice's (the invoice may have moved a tax cent to another line of the same rate; Shopify refunds
- * its own amounts). Per rate and in total the caps are exact.
+ * What is left of every group, with the cents the notes moved between lines of one rate (Shopify's amounts for a line
+ * can differ from the invoice's by a cent the invoice moved) settled within the rate: a line over by a cent takes it
+ * from another line of its rate. Undefined when a rate itself is over-credited.
+ */
+export function settledRemaining(layout: InvoiceLayout, balance: CreditBalance): Map<InvoiceGroup, Amounts> | undefined {
+  const left = new Map(layout.groups.map((g) => [g, remaining(balance, g)]));
+  for (const rateCode of new Set(layout.groups.map((g) => g.rateCode))) {
+    const same = layout.groups.filter((g) => g.rateCode === rateCode).map((g) => left.get(g)!);
+    for (const key of ['net', 'tax'] as const) {
+      let over = 0;
+      for (const l of same) if (l[key] < 0) [over, l[key]] = [over - l[key], 0];
+      for (const l of same) {
+        const take = Math.min(l[key], over);
+        l[key] -= take;
+        over -= take;
+      }
+      if (over > 0) return undefined;
+    }
+  }
+  return left;
+}
+
+/**
+ * The caps a note must keep, as problems: units per invoice line, base and ITBMS per rate, and the total. Money is
+ * not capped per line: an amount-only refund is spread over the lines by the app's own choice, and Shopify's amounts
+ * for a line may differ from the invoice's by a cent the invoice moved to another line of the same rate.
  */
 export function capProblems(layout: InvoiceLayout, balance: CreditBalance, note: readonly CreditedLine[]): MappingProblem[] {
   const found: MappingProblem[] = [];
-  const after = new Map<InvoiceGroup, Amounts>();
-  for (const line of note) {
-    const sum = after.get(line.group) ?? { ...(balance.groups.get(line.group) ?? zero()) };
-    add(sum, line);
-    after.set(line.group, sum);
+  const units = new Map<InvoiceGroup, number>();
+  for (const line of note) units.set(line.group, (units.get(line.group) ?? balance.groups.get(line.group)?.units ?? 0) + line.units);
+  for (const [group, sum] of units) {
+    if (group.kind === 'line' && sum > group.units)
+      found.push(problems.creditExceedsInvoice(`units of "${group.description}"`, sum * 100, group.units * 100));
   }
-  for (const [group, sum] of after) {
-    const what = `"${group.description}"`;
-    if (group.kind === 'line' && sum.units > group.units)
-      found.push(problems.creditExceedsInvoice(`${what} (units)`, sum.units * 100, group.units * 100));
-    const gross = group.net + group.tax;
-    const allowed = Math.max(gross, group.shopifyGross);
-    if (sum.net + sum.tax > allowed) found.push(problems.creditExceedsInvoice(what, sum.net + sum.tax, allowed));
-  }
-  for (const rateCode of new Set(note.map((l) => l.group.rateCode))) {
+  for (const rateCode of new Set(layout.groups.map((g) => g.rateCode))) {
     const groups = layout.groups.filter((g) => g.rateCode === rateCode);
-    const invoiced = groups.reduce((a, g) => ({ net: a.net + g.net, tax: a.tax + g.tax }), { net: 0, tax: 0 });
-    const sum = groups.reduce(
-      (a, g) => {
-        const s = after.get(g) ?? balance.groups.get(g) ?? zero();
-        return { net: a.net + s.net, tax: a.tax + s.tax };
-      },
-      { net: 0, tax: 0 },
+    const mine = note.filter((l) => l.group.rateCode === rateCode);
+    const sum = (pick: (a: Amounts | CreditedLine) => number, invoiced: (g: InvoiceGroup) => number) => ({
+      credited: groups.reduce((a, g) => a + pick(balance.groups.get(g)!), 0) + mine.reduce((a, l) => a + pick(l), 0),
+      invoiced: groups.reduce((a, g) => a + invoiced(g), 0),
+    });
+    const net = sum(
+      (a) => a.net,
+      (g) => g.net,
+    );
+    const tax = sum(
+      (a) => a.tax,
+      (g) => g.tax,
     );
     const label = RATE_LABEL[rateCode] ?? rateCode;
-    if (sum.net > invoiced.net) found.push(problems.creditExceedsInvoice(`the base taxed at ${label}`, sum.net, invoiced.net));
-    if (sum.tax > invoiced.tax) found.push(problems.creditExceedsInvoice(`ITBMS at ${label}`, sum.tax, invoiced.tax));
+    if (net.credited > net.invoiced) found.push(problems.creditExceedsInvoice(`the base taxed at ${label}`, net.credited, net.invoiced));
+    if (tax.credited > tax.invoiced) found.push(problems.creditExceedsInvoice(`ITBMS at ${label}`, tax.credited, tax.invoiced));
   }
   const total = balance.total + note.reduce((a, l) => a + l.net + l.tax, 0);
   if (total > layout.total) found.push(problems.creditExceedsInvoice('the invoice total', total, layout.total));

@@ -1,7 +1,10 @@
-// A credit note's lines → its items. Each line is an arithmetic line (line-arithmetic.ts) against one invoice group;
-// the lines that keep Shopify's tax are planned together as an invoice's are (their tax total is kept to the cent,
-// each as close as the DGI's tolerance allows to what Shopify refunded on it), the others take their own tax. Each
-// line becomes one or two items split by units, never fudged. Pure.
+// A credit note's lines → its items. Each line is an arithmetic line (line-arithmetic.ts) against one invoice group
+// whose gross (what went back) is fixed, with the tax it prefers (Shopify's refunded tax, what is left of the invoice
+// line, or the ideal tax of an amount-only share). The lines of one rate are planned together as an invoice's are,
+// so their tax total is kept to the cent: the sum of their preferences, or, when the note takes all that is left at
+// that rate, exactly the rate's remaining ITBMS. When the DGI's tolerance does not allow that, each line takes the
+// feasible tax nearest its preference (the caps then judge the note). Each line becomes one or two items split by
+// units. Pure.
 import type { CreditedLine } from './credit-balance.ts';
 import type { GatewayItem } from './gateway-document.ts';
 import type { InvoiceGroup } from './invoice-layout.ts';
@@ -14,9 +17,8 @@ export interface CreditLine {
   description: string;
   /** Money only (an allowance on the group): credits no units and carries no GTIN. */
   money: boolean;
+  /** Gross pricing; `chargedTax` is the tax the line prefers. */
   arithmetic: ArithmeticLine;
-  /** For a line outside the pooled plan: the tax to keep when the rules allow (default: the ideal tax). */
-  preferredTax?: number;
 }
 
 export interface RenderedNote {
@@ -25,18 +27,24 @@ export interface RenderedNote {
   credited: CreditedLine[];
 }
 
-/** The items of `lines`, the pooled ones carrying `pooledTarget` of tax together; undefined when the rules cannot hold. */
-export function renderCreditLines(lines: readonly CreditLine[], pooledTarget: number): RenderedNote | undefined {
-  const pooled = lines.filter((l) => l.arithmetic.pooled);
-  const planned = planTaxes(
-    pooled.map((l) => l.arithmetic),
-    pooledTarget,
-  );
-  if (planned === undefined) return undefined;
-  const taxes = new Map(pooled.map((l, i) => [l, planned[i]!]));
+/** The items of `lines`; `rateTargets` fixes the tax total of a rate (code → cents). Undefined when a line has no feasible tax. */
+export function renderCreditLines(
+  lines: readonly CreditLine[],
+  rateTargets: ReadonlyMap<string, number> = new Map(),
+): RenderedNote | undefined {
+  const taxes = new Map<CreditLine, number | undefined>();
+  for (const rateCode of new Set(lines.map((l) => l.group.rateCode))) {
+    const same = lines.filter((l) => l.group.rateCode === rateCode);
+    const target = rateTargets.get(rateCode) ?? same.reduce((a, l) => a + l.arithmetic.chargedTax, 0);
+    const planned = planTaxes(
+      same.map((l) => ({ ...l.arithmetic, pooled: true })),
+      target,
+    );
+    same.forEach((l, i) => taxes.set(l, planned?.[i] ?? nearest(l.arithmetic)));
+  }
   const note: RenderedNote = { items: [], amounts: [], credited: [] };
   for (const line of lines) {
-    const tax = taxes.get(line) ?? ownTax(line);
+    const tax = taxes.get(line);
     if (tax === undefined) return undefined;
     const amounts = lineItems(line.arithmetic, tax);
     const { group } = line;
@@ -55,14 +63,11 @@ export function renderCreditLines(lines: readonly CreditLine[], pooledTarget: nu
   return note;
 }
 
-/** The preferred tax when the line's items can carry it, else the feasible tax nearest to the ideal. */
-function ownTax(line: CreditLine): number | undefined {
-  const candidates = feasibleTaxes(line.arithmetic);
-  const ideal = idealTax(line.arithmetic);
-  const preferred = line.preferredTax ?? ideal;
-  if (candidates.includes(preferred)) return preferred;
+/** The feasible tax nearest to the line's preference (the lower on a tie); undefined when none is feasible. */
+function nearest(line: ArithmeticLine): number | undefined {
+  const wanted = line.chargedTax;
   let best: number | undefined;
-  for (const c of candidates) if (best === undefined || Math.abs(c - ideal) < Math.abs(best - ideal)) best = c;
+  for (const c of feasibleTaxes(line)) if (best === undefined || Math.abs(c - wanted) < Math.abs(best - wanted)) best = c;
   return best;
 }
 

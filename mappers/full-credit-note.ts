@@ -2,7 +2,7 @@
 // replaced (DESIGN §9: a full credit note plus a new invoice). With no note before it, it mirrors the invoice item
 // for item; after partial notes it credits each line's remaining units, base and ITBMS exactly, so the notes add up
 // to the invoice. Payment forms are the invoice's, less what the notes before it returned. Pure.
-import { type CreditedDocument, allowanceDescription, capProblems, creditBalance, remaining } from './credit-balance.ts';
+import { type CreditedDocument, allowanceDescription, capProblems, creditBalance, settledRemaining } from './credit-balance.ts';
 import { type CreditLine, renderCreditLines } from './credit-lines.ts';
 import { type CreditedInvoice, creditNoteDraft } from './credit-note-draft.ts';
 import { invoiceRemainingPayments } from './credit-note-payments.ts';
@@ -28,18 +28,10 @@ export function fullCreditNote(input: FullCreditNoteInput): CreditNoteResult {
   if (!balanceRead.ok) return { kind: 'problems', problems: balanceRead.problems };
   const balance = balanceRead.balance;
 
+  const settled = settledRemaining(layout, balance);
+  if (settled === undefined) return { kind: 'problems', problems: capProblems(layout, balance, []) };
   const lines: CreditLine[] = [];
-  let pooledTarget = 0;
-  for (const group of layout.groups) {
-    const left = remaining(balance, group);
-    if (left.net < 0 || left.tax < 0) {
-      return {
-        kind: 'problems',
-        problems: [
-          problems.creditExceedsInvoice(`"${group.description}"`, group.net + group.tax - left.net - left.tax, group.net + group.tax),
-        ],
-      };
-    }
+  for (const [group, left] of settled) {
     if (left.units <= 0 && left.net === 0 && left.tax === 0) continue;
     // Units left: credit them at what is left of their value. None left but money: a money-only line.
     const money = left.units <= 0;
@@ -51,17 +43,20 @@ export function fullCreditNote(input: FullCreditNoteInput): CreditNoteResult {
         quantity: money ? 1 : left.units,
         listUnit: money ? cents(0) : group.listUnit,
         rate: group.rate,
-        pricing: { kind: 'net', net: cents(left.net) },
+        pricing: { kind: 'gross', gross: cents(left.net + left.tax) },
         chargedTax: cents(left.tax),
         pooled: true,
       },
     });
-    pooledTarget += left.tax;
   }
-  if (lines.length === 0) return { kind: 'nothing', reason: 'everything_credited' };
+  // Units of free items alone are not worth a note.
+  if (lines.every((l) => l.arithmetic.pricing.kind === 'gross' && l.arithmetic.pricing.gross === 0)) {
+    return { kind: 'nothing', reason: 'everything_credited' };
+  }
 
-  const note = renderCreditLines(lines, pooledTarget);
-  if (note === undefined) return { kind: 'problems', problems: [problems.creditTaxNotDistributable(pooledTarget)] };
+  const note = renderCreditLines(lines);
+  if (note === undefined)
+    return { kind: 'problems', problems: [problems.creditTaxNotDistributable(lines.reduce((a, l) => a + l.arithmetic.chargedTax, 0))] };
   const caps = capProblems(layout, balance, note.credited);
   if (caps.length > 0) return { kind: 'problems', problems: caps };
   const total = note.amounts.reduce((a, i) => a + i.totalValue, 0);

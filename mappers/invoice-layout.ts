@@ -4,7 +4,7 @@
 // shipping line, then the tip when invoiced. Reading the document as sent (not re-mapping the order) keeps a credit
 // note true to what the DGI received even if the shop's settings changed since. Pure.
 import type { GatewayItem } from './gateway-document.ts';
-import { ITBMS_RATES, itemCode, lineItemCharge, shippingCharge } from './invoice-lines.ts';
+import { ITBMS_RATES, itemCode, shippingCharge } from './invoice-lines.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, type Fraction, addFractions, cents, fractionEquals, parseCents } from './money.ts';
 import type { ShopifyOrder, ShopifyTaxLine } from './shopify-order.ts';
@@ -36,8 +36,6 @@ export interface InvoiceGroup {
   units: number;
   net: Cents;
   tax: Cents;
-  /** What Shopify charged for the group's lines (tax included): may differ from the invoice by cents the invoice moved. */
-  shopifyGross: number;
   /** Shopify's rate is not the ITBMS rate: the line was invoiced at a mapped rate (settings `taxRateCodes`). */
   mappedRate: boolean;
 }
@@ -75,14 +73,7 @@ export function readInvoiceLayout(order: ShopifyOrder, items: readonly GatewayIt
       if (line.gid !== undefined) layout.lines.set(line.gid, undefined);
       continue;
     }
-    const charge = lineItemCharge(line);
-    const group = join(
-      groups,
-      'line',
-      pieces.slice(next, next + taken),
-      line.taxLines,
-      charge.base + (order.taxesIncluded ? 0 : charge.tax),
-    );
+    const group = join(groups, 'line', pieces.slice(next, next + taken), line.taxLines);
     if (line.gid !== undefined) layout.lines.set(line.gid, group);
     next += taken;
   }
@@ -93,13 +84,13 @@ export function readInvoiceLayout(order: ShopifyOrder, items: readonly GatewayIt
     if (charge.base === 0 && charge.tax === 0) continue;
     const piece = pieces[next];
     if (piece === undefined || piece.units !== 1) return unreadable(`no invoice item for shipping "${shipping.title}"`);
-    const group = join(groups, 'shipping', [piece], shipping.taxLines, charge.base + (order.taxesIncluded ? 0 : charge.tax));
+    const group = join(groups, 'shipping', [piece], shipping.taxLines);
     layout.shipping.push({ title: shipping.title, price: shipping.price, group });
     next++;
   }
 
   if (order.totalTip > 0 && next < pieces.length) {
-    layout.tip = join(groups, 'tip', [pieces[next]!], [], order.totalTip);
+    layout.tip = join(groups, 'tip', [pieces[next]!], []);
     next++;
   }
   if (next !== pieces.length) return unreadable(`${pieces.length - next} invoice items do not belong to any line of the order`);
@@ -111,7 +102,7 @@ export function readInvoiceLayout(order: ShopifyOrder, items: readonly GatewayIt
 
 /**
  * The invoice's groups from its items alone, when the order is not at hand (a full credit note). Every group counts
- * units, and Shopify's charge is taken to be the invoice's.
+ * units.
  */
 export function invoiceOnlyLayout(items: readonly GatewayItem[]): InvoiceLayoutResult {
   const groups = new Map<string, InvoiceGroup>();
@@ -119,7 +110,7 @@ export function invoiceOnlyLayout(items: readonly GatewayItem[]): InvoiceLayoutR
   for (const [i, item] of items.entries()) {
     const piece = readPiece(item);
     if (piece === undefined) return unreadable(`item ${i + 1} has an amount the app did not write`);
-    join(groups, 'line', [piece], undefined, piece.net + piece.tax);
+    join(groups, 'line', [piece], undefined);
     total += piece.net + piece.tax;
   }
   return { ok: true, layout: { groups: [...groups.values()], lines: new Map(), shipping: [], taxesIncluded: false, total: cents(total) } };
@@ -147,7 +138,6 @@ function join(
   kind: InvoiceGroup['kind'],
   pieces: InvoicePiece[],
   taxLines: ShopifyTaxLine[] | undefined,
-  shopifyGross: number,
 ): InvoiceGroup {
   const first = pieces[0]!.item;
   const key = `${kind}\u0000${first.code}\u0000${first.rateITBMS}`;
@@ -168,7 +158,6 @@ function join(
       units: 0,
       net: cents(0),
       tax: cents(0),
-      shopifyGross: 0,
       mappedRate: !fractionEquals(shopifyRate, rate),
     };
     groups.set(key, group);
@@ -180,7 +169,6 @@ function join(
     group.tax = cents(group.tax + p.tax);
     if (p.priceUnit > 0 && (group.listUnit === 0 || p.priceUnit < group.listUnit)) group.listUnit = p.priceUnit;
   }
-  group.shopifyGross += shopifyGross;
   return group;
 }
 

@@ -3,9 +3,9 @@
 // tax), refunded shipping, and amount-only money allocated over what is left of the invoice; its total is what was
 // refunded for what the invoice covered, to the cent; every line keeps the DGI arithmetic; with the notes before
 // it, it never credits more than the invoice. Pure: the invoice, the notes already issued and the settings are inputs.
-import { type CreditBalance, type CreditedDocument, type Amounts, capProblems, creditBalance, remaining } from './credit-balance.ts';
+import { type Amounts, type CreditedDocument, capProblems, creditBalance, settledRemaining } from './credit-balance.ts';
 import { allowanceLines } from './credit-allocation.ts';
-import { type CreditLine, renderCreditLines } from './credit-lines.ts';
+import { type CreditLine, idealTax, renderCreditLines } from './credit-lines.ts';
 import { type CreditedInvoice, creditNoteDraft } from './credit-note-draft.ts';
 import { refundPayments } from './credit-note-payments.ts';
 import type { DocumentDraft } from './document-numbering.ts';
@@ -58,28 +58,32 @@ export function refundToCreditNote(input: RefundToCreditNoteInput): CreditNoteRe
   const layout = layoutRead.layout;
   const balanceRead = creditBalance(layout, credited);
   if (!balanceRead.ok) return { kind: 'problems', problems: balanceRead.problems };
+  const balance = balanceRead.balance;
+  const before = settledRemaining(layout, balance);
+  if (before === undefined) return { kind: 'problems', problems: capProblems(layout, balance, []) };
 
   const money = reconcile(refund, layout, refunded);
   if (!money.ok) return { kind: 'problems', problems: money.problems };
-  const parts = refundedParts(refund, layout, balanceRead.balance, money);
+  const parts = refundedParts(refund, layout, before, money);
   if (!parts.ok) return { kind: 'problems', problems: parts.problems };
 
   let lines = parts.lines;
   if (money.extra > 0) {
-    const open = layout.groups.map((group) => ({ group, left: parts.left.get(group) ?? remaining(balanceRead.balance, group) }));
+    const open = layout.groups.map((group) => ({ group, left: parts.left.get(group) ?? before.get(group)! }));
     const allowance = allowanceLines(money.extra, open);
     if (allowance === undefined) {
-      const total = balanceRead.balance.total + refunded - parts.leftOut;
+      const total = balance.total + refunded - parts.leftOut;
       return { kind: 'problems', problems: [problems.creditExceedsInvoice('the invoice total', total, layout.total)] };
     }
     lines = [...lines, ...allowance];
   }
-  if (lines.length === 0) return { kind: 'nothing', reason: 'nothing_invoiced_refunded' };
+  // Only what the invoice left out (or free items) was paid back: nothing to credit.
+  if (lines.length === 0 || refunded === parts.leftOut) return { kind: 'nothing', reason: 'nothing_invoiced_refunded' };
 
-  const note = renderCreditLines(lines, parts.pooledTarget);
+  const note = renderCreditLines(lines, completedRates(layout, before, lines));
   if (note === undefined) return { kind: 'problems', problems: [problems.creditTaxNotDistributable(parts.refundedTax)] };
   if (note.items.length > MAX_ITEMS) return { kind: 'problems', problems: [problems.tooManyItems(note.items.length)] };
-  const caps = capProblems(layout, balanceRead.balance, note.credited);
+  const caps = capProblems(layout, balance, note.credited);
   if (caps.length > 0) return { kind: 'problems', problems: caps };
 
   // What was refunded for what the invoice covered; the payments carry exactly that.
@@ -88,6 +92,23 @@ export function refundToCreditNote(input: RefundToCreditNoteInput): CreditNoteRe
   const payments = noteTotal === total ? refundPayments(returned, settings, total, parts.leftOut) : undefined;
   if (payments === undefined) return { kind: 'problems', problems: [problems.refundMoneyMismatch(refunded, noteTotal + parts.leftOut)] };
   return { kind: 'draft', ...creditNoteDraft(invoice, settings, note, payments) };
+}
+
+/** The rates whose remaining money this note takes entirely, with the ITBMS left at each: the note's tax there. */
+function completedRates(layout: InvoiceLayout, before: Map<InvoiceGroup, Amounts>, lines: CreditLine[]): Map<string, number> {
+  const targets = new Map<string, number>();
+  for (const rateCode of new Set(lines.map((l) => l.group.rateCode))) {
+    const left = layout.groups.filter((g) => g.rateCode === rateCode).map((g) => before.get(g)!);
+    const gross = lines
+      .filter((l) => l.group.rateCode === rateCode)
+      .reduce((a, l) => a + (l.arithmetic.pricing.kind === 'gross' ? l.arithmetic.pricing.gross : 0), 0);
+    if (gross === left.reduce((a, l) => a + l.net + l.tax, 0))
+      targets.set(
+        rateCode,
+        left.reduce((a, l) => a + l.tax, 0),
+      );
+  }
+  return targets;
 }
 
 function currencyProblems(order: ShopifyOrder, refund: ShopifyRefund): MappingProblem[] {
@@ -156,18 +177,17 @@ interface Parts {
   leftOut: number;
   /** What is left of each group after these lines (an estimate by Shopify's amounts, for the allocation). */
   left: Map<InvoiceGroup, Amounts>;
-  pooledTarget: number;
   refundedTax: number;
 }
 
 function refundedParts(
   refund: ShopifyRefund,
   layout: InvoiceLayout,
-  balance: CreditBalance,
+  before: Map<InvoiceGroup, Amounts>,
   money: Reconciled,
 ): Parts | { ok: false; problems: MappingProblem[] } {
   const found: MappingProblem[] = [];
-  const parts: Parts = { ok: true, lines: [], leftOut: refund.duties, left: new Map(), pooledTarget: 0, refundedTax: 0 };
+  const parts: Parts = { ok: true, lines: [], leftOut: refund.duties, left: new Map(), refundedTax: 0 };
   const included = money.taxesIncluded;
 
   const credit = (group: InvoiceGroup | undefined, units: number, subtotal: number, tax: number) => {
@@ -176,12 +196,10 @@ function refundedParts(
       parts.leftOut += gross;
       return;
     }
-    const left = parts.left.get(group) ?? remaining(balance, group);
+    const left = parts.left.get(group) ?? before.get(group)!;
     parts.left.set(group, { units: left.units - (group.kind === 'line' ? units : 0), net: left.net - (gross - tax), tax: left.tax - tax });
-    const line = creditLine(group, units, subtotal, tax, included, left);
-    parts.lines.push(line);
+    parts.lines.push(creditLine(group, units, gross, tax, left));
     parts.refundedTax += tax;
-    if (line.arithmetic.pooled) parts.pooledTarget += included ? line.arithmetic.chargedTax : tax;
   };
 
   refund.lines.forEach((l, i) => {
@@ -206,29 +224,31 @@ function refundedParts(
 }
 
 /**
- * A refunded line against its invoice group. Shopify's subtotal and tax are kept (net fixed, or gross when the tax is
- * included); a line invoiced at a mapped rate keeps what was paid and takes the tax of its ITBMS rate. When the line
- * takes all that is left of the group, the group's remaining tax is preferred so the notes add up to the invoice.
+ * A refunded line against its invoice group. What went back for it (its gross) is kept. Its tax follows the invoice
+ * line: the line's remaining tax prorated by the units (or money) refunded, all of it when the refund takes all that
+ * is left, so the notes add up to the invoice. That is the tax Shopify refunded, give or take the cent of rounding,
+ * unless the invoice itself had to differ from Shopify on that line (its cents moved for the DGI's tolerance). A line
+ * invoiced at a mapped rate takes the tax of its ITBMS rate.
  */
-function creditLine(group: InvoiceGroup, units: number, subtotal: number, tax: number, included: boolean, left: Amounts): CreditLine {
-  const gross = included ? subtotal : subtotal + tax;
-  const quantity = group.kind === 'line' ? units : 1;
-  const common = { quantity, listUnit: group.listUnit, rate: group.rate };
+function creditLine(group: InvoiceGroup, units: number, gross: number, tax: number, left: Amounts): CreditLine {
+  const leftGross = left.net + left.tax;
+  const arithmetic = {
+    quantity: group.kind === 'line' ? units : 1,
+    listUnit: group.listUnit,
+    rate: group.rate,
+    pricing: { kind: 'gross' as const, gross: cents(gross) },
+    pooled: true,
+  };
   if (group.mappedRate) {
     return {
       group,
       description: group.description,
       money: false,
-      arithmetic: { ...common, pricing: { kind: 'gross', gross: cents(gross) }, chargedTax: cents(0), pooled: false },
+      arithmetic: { ...arithmetic, chargedTax: cents(idealTax({ ...arithmetic, chargedTax: cents(0) })) },
     };
   }
-  const completes = group.kind === 'line' ? left.units === units : left.net + left.tax === gross;
-  const preferred = completes && Math.abs(left.tax - tax) <= 1 ? left.tax : tax;
-  const pricing = included ? { kind: 'gross' as const, gross: cents(subtotal) } : { kind: 'net' as const, net: cents(subtotal) };
-  return {
-    group,
-    description: group.description,
-    money: false,
-    arithmetic: { ...common, pricing, chargedTax: cents(preferred), pooled: true },
-  };
+  let preferred = tax;
+  if (group.kind === 'line' && left.units > 0) preferred = divRoundHalfUp(Math.max(0, left.tax) * units, Math.max(units, left.units));
+  else if (leftGross > 0) preferred = divRoundHalfUp(Math.max(0, left.tax) * Math.min(gross, leftGross), leftGross);
+  return { group, description: group.description, money: false, arithmetic: { ...arithmetic, chargedTax: cents(preferred) } };
 }
