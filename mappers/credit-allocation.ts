@@ -4,9 +4,9 @@
 // (12.00 on a 7 % line → 11.21 + 0.79), the share's items split by the DGI's arithmetic (credit-lines.ts). Never a
 // 0 % line for money that was taxed. Pure.
 import { type Amounts, allowanceDescription } from './credit-balance.ts';
-import type { CreditLine } from './credit-lines.ts';
+import { type CreditLine, preferredTax } from './credit-lines.ts';
 import type { InvoiceGroup } from './invoice-layout.ts';
-import { cents, divRoundHalfUp } from './money.ts';
+import { cents } from './money.ts';
 
 /** Money-only lines for `amount` over the open groups; undefined when the amount is more than is left to credit. */
 export function allowanceLines(amount: number, open: readonly { group: InvoiceGroup; left: Amounts }[]): CreditLine[] | undefined {
@@ -18,21 +18,15 @@ export function allowanceLines(amount: number, open: readonly { group: InvoiceGr
   candidates.forEach(({ group, left }, i) => {
     const share = shares[i]!;
     if (share === 0) return;
-    const arithmetic = {
-      quantity: 1,
-      listUnit: cents(0),
-      rate: group.rate,
-      pricing: { kind: 'gross' as const, gross: cents(share) },
-      pooled: true,
-    };
-    // The share's ITBMS is the line's remaining ITBMS in proportion (its rate, give or take the line's rounding), all
-    // of it when the share takes all that is left: never more ITBMS than the line has, and the notes add up exactly.
-    const tax = divRoundHalfUp(Math.max(0, left.tax) * share, weights[i]!);
+    // The share's ITBMS keeps what stays on the line at its ideal tax (so about the share at the line's rate), all of
+    // the line's ITBMS when the share takes all that is left: never more than the line has, and the notes add up.
     lines.push({
       group,
       description: allowanceDescription(group.description),
       money: true,
-      arithmetic: { ...arithmetic, chargedTax: cents(tax) },
+      line: { quantity: 1, listUnit: cents(0), rate: group.rate, gross: share },
+      preferred: preferredTax(left, share, group.rate),
+      left,
     });
   });
   return lines;

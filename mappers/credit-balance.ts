@@ -25,6 +25,8 @@ export interface Amounts {
 
 export interface CreditBalance {
   groups: Map<InvoiceGroup, Amounts>;
+  /** Money-only credits per group (amount-only shares), tax included. */
+  allowances: Map<InvoiceGroup, number>;
   total: number;
 }
 
@@ -44,7 +46,7 @@ export function creditBalance(
   credited: readonly CreditedDocument[],
 ): { ok: true; balance: CreditBalance } | { ok: false; problems: MappingProblem[] } {
   const byKey = new Map(layout.groups.map((g) => [`${g.code}\u0000${g.rateCode}`, g]));
-  const balance: CreditBalance = { groups: new Map(layout.groups.map((g) => [g, zero()])), total: 0 };
+  const balance: CreditBalance = { groups: new Map(layout.groups.map((g) => [g, zero()])), allowances: new Map(), total: 0 };
   for (const [n, doc] of credited.entries()) {
     for (const item of doc.listItems) {
       const group = byKey.get(`${item.code}\u0000${item.rateITBMS}`);
@@ -57,7 +59,9 @@ export function creditBalance(
           problems: [problems.invoiceNotReadable(`credit note ${n + 1} has an item "${item.description}" that is not on the invoice`)],
         };
       }
-      const money = item.description.startsWith(ALLOWANCE_PREFIX) || group.kind !== 'line';
+      const allowance = item.description.startsWith(ALLOWANCE_PREFIX);
+      if (allowance) balance.allowances.set(group, (balance.allowances.get(group) ?? 0) + net + tax);
+      const money = allowance || group.kind !== 'line';
       add(balance.groups.get(group)!, { units: money ? 0 : Math.round(amount / 100), net, tax });
       balance.total += net + tax;
     }
@@ -105,7 +109,7 @@ export function capProblems(layout: InvoiceLayout, balance: CreditBalance, note:
   for (const line of note) units.set(line.group, (units.get(line.group) ?? balance.groups.get(line.group)?.units ?? 0) + line.units);
   for (const [group, sum] of units) {
     if (group.kind === 'line' && sum > group.units)
-      found.push(problems.creditExceedsInvoice(`units of "${group.description}"`, sum * 100, group.units * 100));
+      found.push(problems.creditExceedsInvoice({ kind: 'units', line: group.description }, sum, group.units));
   }
   for (const rateCode of new Set(layout.groups.map((g) => g.rateCode))) {
     const groups = layout.groups.filter((g) => g.rateCode === rateCode);
@@ -122,16 +126,13 @@ export function capProblems(layout: InvoiceLayout, balance: CreditBalance, note:
       (a) => a.tax,
       (g) => g.tax,
     );
-    const label = RATE_LABEL[rateCode] ?? rateCode;
-    if (net.credited > net.invoiced) found.push(problems.creditExceedsInvoice(`the base taxed at ${label}`, net.credited, net.invoiced));
-    if (tax.credited > tax.invoiced) found.push(problems.creditExceedsInvoice(`ITBMS at ${label}`, tax.credited, tax.invoiced));
+    if (net.credited > net.invoiced) found.push(problems.creditExceedsInvoice({ kind: 'base', rateCode }, net.credited, net.invoiced));
+    if (tax.credited > tax.invoiced) found.push(problems.creditExceedsInvoice({ kind: 'itbms', rateCode }, tax.credited, tax.invoiced));
   }
   const total = balance.total + note.reduce((a, l) => a + l.net + l.tax, 0);
-  if (total > layout.total) found.push(problems.creditExceedsInvoice('the invoice total', total, layout.total));
+  if (total > layout.total) found.push(problems.creditExceedsInvoice({ kind: 'total' }, total, layout.total));
   return found;
 }
-
-const RATE_LABEL: Record<string, string> = { '00': '0 %', '01': '7 %', '02': '10 %', '03': '15 %' };
 
 function add(sum: Amounts, more: Amounts): void {
   sum.units += more.units;

@@ -39,24 +39,22 @@ export function fullCreditNote(input: FullCreditNoteInput): CreditNoteResult {
       group,
       description: money ? allowanceDescription(group.description) : group.description,
       money,
-      arithmetic: {
-        quantity: money ? 1 : left.units,
-        listUnit: money ? cents(0) : group.listUnit,
-        rate: group.rate,
-        pricing: { kind: 'gross', gross: cents(left.net + left.tax) },
-        chargedTax: cents(left.tax),
-        pooled: true,
-      },
+      line: { quantity: money ? 1 : left.units, listUnit: money ? cents(0) : group.listUnit, rate: group.rate, gross: left.net + left.tax },
+      preferred: left.tax,
+      left,
     });
   }
   // Units of free items alone are not worth a note.
-  if (lines.every((l) => l.arithmetic.pricing.kind === 'gross' && l.arithmetic.pricing.gross === 0)) {
+  if (lines.every((l) => l.line.gross === 0)) {
     return { kind: 'nothing', reason: 'everything_credited' };
   }
 
-  const note = renderCreditLines(lines);
+  // It takes all that is left at every rate: each rate carries exactly its remaining ITBMS.
+  const targets = new Map<string, number>();
+  for (const l of lines) targets.set(l.group.rateCode, (targets.get(l.group.rateCode) ?? 0) + l.left.tax);
+  const note = renderCreditLines(lines, targets);
   if (note === undefined)
-    return { kind: 'problems', problems: [problems.creditTaxNotDistributable(lines.reduce((a, l) => a + l.arithmetic.chargedTax, 0))] };
+    return { kind: 'problems', problems: [problems.creditTaxNotDistributable(lines.reduce((a, l) => a + l.preferred, 0))] };
   const caps = capProblems(layout, balance, note.credited);
   if (caps.length > 0) return { kind: 'problems', problems: caps };
   const total = note.amounts.reduce((a, i) => a + i.totalValue, 0);

@@ -19,6 +19,24 @@ function problem(code: string, message: string, messageEs: string, path?: string
 
 const money = (c: number) => `${formatCents(c)}`;
 
+/** What a credit note would credit beyond its invoice: units of a line, the base or ITBMS at a rate, or the total. */
+export type CreditScope = { kind: 'units'; line: string } | { kind: 'base' | 'itbms'; rateCode: string } | { kind: 'total' };
+
+const RATE_PERCENT: Record<string, string> = { '00': '0 %', '01': '7 %', '02': '10 %', '03': '15 %' };
+
+function scopeWords(scope: CreditScope): [en: string, es: string] {
+  switch (scope.kind) {
+    case 'units':
+      return [`units of "${scope.line}"`, `unidades de "${scope.line}"`];
+    case 'base':
+      return [`of the base taxed at ${RATE_PERCENT[scope.rateCode]}`, `de la base gravada al ${RATE_PERCENT[scope.rateCode]}`];
+    case 'itbms':
+      return [`of ITBMS at ${RATE_PERCENT[scope.rateCode]}`, `de ITBMS al ${RATE_PERCENT[scope.rateCode]}`];
+    case 'total':
+      return ['in total', 'en total'];
+  }
+}
+
 export const problems = {
   orderUnreadable: (path: string, detail: string) =>
     problem(
@@ -226,12 +244,15 @@ export const problems = {
       path,
     ),
 
-  creditExceedsInvoice: (what: string, credited: number, invoiced: number) =>
-    problem(
+  creditExceedsInvoice: (scope: CreditScope, credited: number, invoiced: number) => {
+    const [en, es] = scopeWords(scope);
+    const amount = (c: number) => (scope.kind === 'units' ? String(c) : money(c));
+    return problem(
       'credit_exceeds_invoice',
-      `With this refund the credit notes would credit ${money(credited)} of ${what}, more than the invoice's ${money(invoiced)}. Check the order's refunds in Shopify; this credit note must be issued by hand.`,
-      `Con este reembolso las notas de crédito acreditarían ${money(credited)} de ${what}, más que los ${money(invoiced)} de la factura. Revise los reembolsos del pedido en Shopify; esta nota de crédito debe emitirse manualmente.`,
-    ),
+      `With this refund the credit notes would credit ${amount(credited)} ${en}, more than the invoice's ${amount(invoiced)}. Check the order's refunds in Shopify; this credit note must be issued by hand.`,
+      `Con este reembolso las notas de crédito acreditarían ${amount(credited)} ${es}, más que los ${amount(invoiced)} de la factura. Revise los reembolsos del pedido en Shopify; esta nota de crédito debe emitirse manualmente.`,
+    );
+  },
 
   creditTaxNotDistributable: (refundedTax: number) =>
     problem(

@@ -5,14 +5,14 @@
 // it, it never credits more than the invoice. Pure: the invoice, the notes already issued and the settings are inputs.
 import { type Amounts, type CreditedDocument, capProblems, creditBalance, settledRemaining } from './credit-balance.ts';
 import { allowanceLines } from './credit-allocation.ts';
-import { type CreditLine, idealTax, renderCreditLines } from './credit-lines.ts';
+import { type CreditLine, preferredTax, renderCreditLines } from './credit-lines.ts';
 import { type CreditedInvoice, creditNoteDraft } from './credit-note-draft.ts';
 import { refundPayments } from './credit-note-payments.ts';
 import type { DocumentDraft } from './document-numbering.ts';
 import { type InvoiceGroup, type InvoiceLayout, readInvoiceLayout } from './invoice-layout.ts';
 import type { MappingSettings } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
-import { type Cents, cents, divRoundHalfUp } from './money.ts';
+import { type Cents, divRoundHalfUp } from './money.ts';
 import type { ShopifyOrder } from './shopify-order.ts';
 import type { ShopifyRefund, ShopifyRefundShippingLine } from './shopify-refund.ts';
 
@@ -64,16 +64,17 @@ export function refundToCreditNote(input: RefundToCreditNoteInput): CreditNoteRe
 
   const money = reconcile(refund, layout, refunded);
   if (!money.ok) return { kind: 'problems', problems: money.problems };
-  const parts = refundedParts(refund, layout, before, money);
+  const parts = refundedParts(refund, layout, before, balance.allowances, money);
   if (!parts.ok) return { kind: 'problems', problems: parts.problems };
 
   let lines = parts.lines;
-  if (money.extra > 0) {
+  const extra = money.extra + parts.moved;
+  if (extra > 0) {
     const open = layout.groups.map((group) => ({ group, left: parts.left.get(group) ?? before.get(group)! }));
-    const allowance = allowanceLines(money.extra, open);
+    const allowance = allowanceLines(extra, open);
     if (allowance === undefined) {
       const total = balance.total + refunded - parts.leftOut;
-      return { kind: 'problems', problems: [problems.creditExceedsInvoice('the invoice total', total, layout.total)] };
+      return { kind: 'problems', problems: [problems.creditExceedsInvoice({ kind: 'total' }, total, layout.total)] };
     }
     lines = [...lines, ...allowance];
   }
@@ -99,9 +100,7 @@ function completedRates(layout: InvoiceLayout, before: Map<InvoiceGroup, Amounts
   const targets = new Map<string, number>();
   for (const rateCode of new Set(lines.map((l) => l.group.rateCode))) {
     const left = layout.groups.filter((g) => g.rateCode === rateCode).map((g) => before.get(g)!);
-    const gross = lines
-      .filter((l) => l.group.rateCode === rateCode)
-      .reduce((a, l) => a + (l.arithmetic.pricing.kind === 'gross' ? l.arithmetic.pricing.gross : 0), 0);
+    const gross = lines.filter((l) => l.group.rateCode === rateCode).reduce((a, l) => a + l.line.gross, 0);
     if (gross === left.reduce((a, l) => a + l.net + l.tax, 0))
       targets.set(
         rateCode,
@@ -175,8 +174,10 @@ interface Parts {
   lines: CreditLine[];
   /** Money refunded for what the invoice left out: gift cards and tips it did not invoice, duties. */
   leftOut: number;
-  /** What is left of each group after these lines (an estimate by Shopify's amounts, for the allocation). */
+  /** What is left of each group after these lines (by their preferred taxes), for an amount-only share. */
   left: Map<InvoiceGroup, Amounts>;
+  /** Money for goods beyond what is left of their line, which earlier amount-only shares took: re-allocated. */
+  moved: number;
   refundedTax: number;
 }
 
@@ -184,10 +185,11 @@ function refundedParts(
   refund: ShopifyRefund,
   layout: InvoiceLayout,
   before: Map<InvoiceGroup, Amounts>,
+  allowances: Map<InvoiceGroup, number>,
   money: Reconciled,
 ): Parts | { ok: false; problems: MappingProblem[] } {
   const found: MappingProblem[] = [];
-  const parts: Parts = { ok: true, lines: [], leftOut: refund.duties, left: new Map(), refundedTax: 0 };
+  const parts: Parts = { ok: true, lines: [], leftOut: refund.duties, left: new Map(), moved: 0, refundedTax: 0 };
   const included = money.taxesIncluded;
 
   const credit = (group: InvoiceGroup | undefined, units: number, subtotal: number, tax: number) => {
@@ -197,9 +199,22 @@ function refundedParts(
       return;
     }
     const left = parts.left.get(group) ?? before.get(group)!;
-    parts.left.set(group, { units: left.units - (group.kind === 'line' ? units : 0), net: left.net - (gross - tax), tax: left.tax - tax });
-    parts.lines.push(creditLine(group, units, gross, tax, left));
+    // Goodwill spread over the invoice earlier, then this line returned at full value: the goodwill belonged to the
+    // lines kept. The line is credited up to what is left of it; the rest is allocated over what is left elsewhere.
+    const moved = Math.min(allowances.get(group) ?? 0, Math.max(0, gross - Math.max(0, left.net + left.tax)));
+    const credited = gross - moved;
+    const creditedTax = moved === 0 ? tax : divRoundHalfUp(tax * credited, gross);
+    parts.moved += moved;
     parts.refundedTax += tax;
+    if (credited === 0 && group.kind !== 'line') return;
+    const line = creditLine(group, units, credited, creditedTax, left);
+    const lineTax = line.preferred;
+    parts.left.set(group, {
+      units: left.units - (group.kind === 'line' ? units : 0),
+      net: left.net - (credited - lineTax),
+      tax: left.tax - lineTax,
+    });
+    parts.lines.push(line);
   };
 
   refund.lines.forEach((l, i) => {
@@ -224,31 +239,19 @@ function refundedParts(
 }
 
 /**
- * A refunded line against its invoice group. What went back for it (its gross) is kept. Its tax follows the invoice
- * line: the line's remaining tax prorated by the units (or money) refunded, all of it when the refund takes all that
- * is left, so the notes add up to the invoice. That is the tax Shopify refunded, give or take the cent of rounding,
- * unless the invoice itself had to differ from Shopify on that line (its cents moved for the DGI's tolerance). A line
- * invoiced at a mapped rate takes the tax of its ITBMS rate.
+ * A refunded line against its invoice group. What went back for it (its gross) is kept; its tax follows the invoice
+ * line (preferredTax), which is the tax Shopify refunded give or take the cent of rounding, unless the invoice itself
+ * differs from Shopify on that line (a cent it moved for the DGI's tolerance, or a Shopify rate mapped to an ITBMS
+ * rate, whose tax Shopify does not know).
  */
 function creditLine(group: InvoiceGroup, units: number, gross: number, tax: number, left: Amounts): CreditLine {
-  const leftGross = left.net + left.tax;
-  const arithmetic = {
-    quantity: group.kind === 'line' ? units : 1,
-    listUnit: group.listUnit,
-    rate: group.rate,
-    pricing: { kind: 'gross' as const, gross: cents(gross) },
-    pooled: true,
+  return {
+    group,
+    description: group.description,
+    money: false,
+    line: { quantity: group.kind === 'line' ? units : 1, listUnit: group.listUnit, rate: group.rate, gross },
+    preferred: preferredTax(left, gross, group.rate),
+    left,
+    ...(group.mappedRate ? {} : { shopifyTax: tax }),
   };
-  if (group.mappedRate) {
-    return {
-      group,
-      description: group.description,
-      money: false,
-      arithmetic: { ...arithmetic, chargedTax: cents(idealTax({ ...arithmetic, chargedTax: cents(0) })) },
-    };
-  }
-  let preferred = tax;
-  if (group.kind === 'line' && left.units > 0) preferred = divRoundHalfUp(Math.max(0, left.tax) * units, Math.max(units, left.units));
-  else if (leftGross > 0) preferred = divRoundHalfUp(Math.max(0, left.tax) * Math.min(gross, leftGross), leftGross);
-  return { group, description: group.description, money: false, arithmetic: { ...arithmetic, chargedTax: cents(preferred) } };
 }

@@ -17,10 +17,30 @@ import { brokenInvariants, centsOf } from './support/document-invariants.ts';
 import { issueInvoice, parseOrder, parseRefund } from './support/refund-fixtures.ts';
 import { type LineSpec, type OrderSpec, buildOrder } from './support/shopify-order-builder.ts';
 
-const CASES = 1_500;
+const CASES = 2_000;
 const NOW = new Date('2026-11-25T15:00:00Z');
+let casesRun = 0;
+/** How often each shape was met, so the properties cannot pass on easy refunds only. */
 const seen: Record<string, number> = {};
 const count = (what: string) => (seen[what] = (seen[what] ?? 0) + 1);
+/** Shapes every run must meet at least 10 times. */
+const REQUIRED = [
+  'note',
+  'note: tax included',
+  'note: a refunded line split',
+  'note: amount-only share',
+  'note: part of the shipping',
+  'note: tip',
+  'note: gift card left out',
+  'note: mapped rate',
+  'note: ITBMS moved off Shopify’s by a cent',
+  'refunded everything',
+  'full credit note after partial refunds',
+  'wait',
+  'nothing: no_money_refunded',
+  'nothing: nothing_invoiced_refunded',
+  'tax cent moved by Shopify',
+];
 
 // ---------------------------------------------------------------------------------------------
 // Generators
@@ -81,14 +101,21 @@ const orderCase: fc.Arbitrary<Case> = fc
     moveTaxCent: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     steps: fc.array(
       fc.record({
-        lineShares: fc.array(fc.oneof(fc.constant(0), fc.constant(1), fc.double({ min: 0, max: 1, noNaN: true })), {
-          minLength: 4,
-          maxLength: 4,
-        }),
+        lineShares: fc.array(
+          fc.oneof(
+            fc.constant(0),
+            fc.constant(1),
+            fc.integer({ min: 1, max: 99 }).map((n) => n / 100),
+          ),
+          {
+            minLength: 4,
+            maxLength: 4,
+          },
+        ),
         shipping: fc.constantFrom<'none' | 'full' | 'part'>('none', 'none', 'full', 'part'),
         amountShare: fc.oneof(
-          { arbitrary: fc.constant(0), weight: 4 },
-          { arbitrary: fc.double({ min: 0, max: 0.5, noNaN: true }), weight: 1 },
+          { arbitrary: fc.constant(0), weight: 3 },
+          { arbitrary: fc.integer({ min: 1, max: 30 }).map((n) => n / 100), weight: 1 },
         ),
         tip: fc.boolean(),
         pending: fc.integer({ min: 0, max: 14 }).map((n) => n === 0),
@@ -122,8 +149,10 @@ type Json = Record<string, unknown>;
 type RestLine = { id: number; quantity: number; gift_card: boolean };
 
 function checkCase(c: Case): void {
+  casesRun++;
   const orderJson = buildOrder(c.spec);
-  if (c.moveTaxCent && moveTaxCent(orderJson)) count('tax cent moved by Shopify');
+  const taxCentMoved = c.moveTaxCent && moveTaxCent(orderJson);
+  if (taxCentMoved) count('tax cent moved by Shopify');
   const order = parseOrder(orderJson);
   const settings: MappingSettings = mappingSettingsSchema.parse({ ...c.settings, taxRateCodes: { '0.085': '01' } });
   let invoice: ReturnType<typeof issueInvoice>;
@@ -137,6 +166,7 @@ function checkCase(c: Case): void {
   const restLines = orderJson['line_items'] as RestLine[];
   const unitsLeft = restLines.map((l) => l.quantity);
   const previous: Json[] = [];
+  const requests: RefundRequest[] = [];
   const notes: GatewayDocument[] = [];
   let tipLeft = centsOf(orderJson['total_tip_received'] as string) > 0;
   /** What is left to credit of the invoice (what a goodwill refund can still be). */
@@ -163,11 +193,11 @@ function checkCase(c: Case): void {
       continue;
     }
     previous.push(body);
-    body['__request'] = request;
+    requests.push(request);
     for (const l of request.lines ?? []) unitsLeft[restLines.findIndex((r) => r.id === l.lineItemId)]! -= l.quantity;
     if (request.tip) tipLeft = false;
     if (broken) continue;
-    checkResult(result, body, amountRefunded);
+    checkResult(result, body, request, amountRefunded || request.amountOnly !== undefined);
     if (request.amountOnly) amountRefunded = true;
   }
 
@@ -186,9 +216,9 @@ function checkCase(c: Case): void {
     // What is left is one full credit note away.
     const full = fullCreditNote({ invoice, credited: notes, settings });
     if (full.kind === 'draft') {
-      checkDocument(full.draft);
+      checkDocument(full.draft, invoice);
       expect(perRate([...notes, full.draft])).toEqual(invoiced);
-      count('full credit note after partial');
+      count('full credit note after partial refunds');
     }
   }
 
@@ -202,8 +232,9 @@ function checkCase(c: Case): void {
     if (step.shipping !== 'none' && shippingLeft)
       request.shipping = step.shipping === 'full' ? 'full' : { amount: Math.max(1, Math.floor(c.spec.shipping![0]!.price / 3)) };
     if (step.tip && tipLeft) request.tip = true;
-    const amount = Math.floor(invoiceLeft() * step.amountShare);
-    if (amount > 0 && lines.length === 0) request.amountOnly = { amount };
+    // Money beyond the goods: a share of what the invoice has left once this refund's goods are credited.
+    const amount = Math.floor((invoiceLeft() - invoicedValue(request)) * step.amountShare);
+    if (amount > 0) request.amountOnly = { amount };
     if (step.pending) request.status = 'pending';
     return request.lines || request.shipping || request.tip || request.amountOnly ? request : undefined;
   }
@@ -218,19 +249,34 @@ function checkCase(c: Case): void {
     return request;
   }
 
+  /** About what the invoice has for the request's goods and shipping (its items' totals, prorated). */
+  function invoicedValue(request: RefundRequest): number {
+    const itemsOf = (code: string) => invoice.document.listItems.filter((i) => i.code === code);
+    const gross = (items: GatewayDocument['listItems']) => items.reduce((a, i) => a + centsOf(i.totalValue), 0);
+    let value = 0;
+    for (const l of request.lines ?? []) {
+      const k = restLines.findIndex((r) => r.id === l.lineItemId);
+      value += (gross(itemsOf(`SKU-${k + 1}`)) * l.quantity) / restLines[k]!.quantity;
+    }
+    if (request.shipping !== undefined) value += gross(itemsOf('ENVIO'));
+    return Math.ceil(value);
+  }
+
   function shippingToRefund(): number {
     const refunded = previous.flatMap((p) => p['refund_shipping_lines'] as { subtotal_amount_set: { shop_money: { amount: string } } }[]);
     return (c.spec.shipping?.[0]?.price ?? 0) - refunded.reduce((a, s) => a + centsOf(s.subtotal_amount_set.shop_money.amount), 0);
   }
 
-  function checkResult(result: CreditNoteResult, body: Json, amountRefundedBefore: boolean): void {
-    const expected = Number(refundedMoney(body)) - leftOutMoney(body);
+  function checkResult(result: CreditNoteResult, body: Json, request: RefundRequest, amountRefunded: boolean): void {
+    const leftOut = leftOutMoney(body);
+    const expected = refundedMoney(body) - leftOut;
     if (result.kind === 'draft') {
-      count('note');
-      checkDocument(result.draft);
+      checkDocument(result.draft, invoice);
+      // Each note totals what Shopify refunded for what the invoice covers.
       expect(result.totalCents).toBe(expected);
       expect(centsOf(result.draft.totalsSubTotals.totalInvoice)).toBe(expected);
       notes.push(result.draft as unknown as GatewayDocument);
+      countNote(result.draft.listItems, body, request, leftOut);
       return;
     }
     if (result.kind === 'nothing') {
@@ -238,15 +284,49 @@ function checkCase(c: Case): void {
       expect(expected).toBe(0);
       return;
     }
-    // The two conflicts the mapper leaves to a person, both a rate credited beyond the invoice: an earlier amount-only
-    // refund put money on lines whose rate this refund's goods now take entirely (Shopify allows it), or the invoice
-    // moved a tax cent from one rate to another, so Shopify's refunds at a rate cannot add up to the invoice's.
-    const why = JSON.stringify({ result, requests: [...previous.map((p) => p['__request'])] });
-    const movedAcrossRates = !sameRateTotals(orderJson, c, invoice.document);
-    expect(result.kind === 'problems' && (amountRefundedBefore || movedAcrossRates), why).toBe(true);
+    // The conflicts the mapper leaves to a person, each a rate or the total credited beyond the invoice:
+    // - an amount-only refund put money on lines whose rate goods now take entirely, or asked more than the invoice
+    //   has left (Shopify allows both: its refundable amount is the order's, gift cards and tips included);
+    // - the invoice moved a tax cent from one rate to another, so Shopify's refunds at those rates cannot add up to it;
+    // - Shopify's tax on a line is a cent off its exact value (reference/shopify-refunds.md §6.3, fixture 02), so a
+    //   refunded unit cannot match both Shopify and the invoice's pieces.
+    const why = JSON.stringify({ result, requests });
+    const cause = amountRefunded
+      ? 'an amount-only refund'
+      : !sameRateTotals(orderJson, c, invoice.document)
+        ? 'the invoice moved tax across rates'
+        : taxCentMoved
+          ? 'Shopify’s tax a cent off'
+          : undefined;
+    expect(cause, why).toBeDefined();
     expect(result.kind === 'problems' && result.problems.every((p) => p.code === 'credit_exceeds_invoice'), why).toBe(true);
-    count(amountRefundedBefore ? 'problems: rate exceeded after an amount-only refund' : 'problems: the invoice moved tax across rates');
+    count(`problems: ${cause}`);
     broken = true;
+  }
+
+  function countNote(items: GatewayDocument['listItems'], body: Json, request: RefundRequest, leftOut: number): void {
+    count('note');
+    if (c.spec.taxesIncluded) count('note: tax included');
+    if ((request.lines ?? []).some((l) => items.filter((i) => i.code === `SKU-${Number(l.lineItemId) % 1000}`).length === 2)) {
+      count('note: a refunded line split');
+    }
+    if (items.some((i) => i.description.startsWith('Bonificación sobre '))) count('note: amount-only share');
+    if (request.shipping !== undefined && request.shipping !== 'full') count('note: part of the shipping');
+    if (request.tip && c.settings.includeTips) count('note: tip');
+    if (leftOut > 0) count('note: gift card left out');
+    if (items.some((i) => c.spec.lines.some((l, k) => l.taxRates.length === 2 && i.code === `SKU-${k + 1}`))) {
+      count('note: mapped rate');
+    }
+    const shopifyTax = (body['refund_line_items'] as { total_tax_set: { shop_money: { amount: string } } }[]).reduce(
+      (a, l) => a + centsOf(l.total_tax_set.shop_money.amount),
+      0,
+    );
+    const noteTax = items
+      .filter((i) => !i.description.startsWith('Bonificación') && i.code !== 'ENVIO')
+      .reduce((a, i) => a + centsOf(i.valueITBMS), 0);
+    if (request.shipping === undefined && request.amountOnly === undefined && leftOut === 0 && Math.abs(noteTax - shopifyTax) === 1) {
+      count('note: ITBMS moved off Shopify’s by a cent');
+    }
   }
 
   function leftOutMoney(body: Json): number {
@@ -322,12 +402,26 @@ function refundedMoney(body: Json): number {
     .reduce((a, t) => a + centsOf(t.amount), 0);
 }
 
-/** The DGI arithmetic, and the sandbox's invoice rules on a copy without the note's type and reference. */
-function checkDocument(draft: Parameters<typeof numberDocument>[0]): void {
+/**
+ * The DGI arithmetic, and the sandbox's rules. The sandbox learns type 04 in another branch at the same time, so a
+ * note is checked with the invoice rules on a copy without its type and reference; the reference and the client
+ * block are checked here against the invoice.
+ */
+function checkDocument(draft: Parameters<typeof numberDocument>[0], invoice: ReturnType<typeof issueInvoice>): void {
   const doc = numberDocument(draft, { branchCode: '0000', billingPoint: '002', fiscalNumber: 7 }, NOW);
   expect(brokenInvariants(doc)).toEqual([]);
-  expect(doc.dataTransaction.typeDocument).toBe('04');
-  const { [REFERENCE_FIELDS.list]: _reference, ...asInvoice } = doc.dataTransaction;
+  const { [REFERENCE_FIELDS.list]: reference, ...asInvoice } = doc.dataTransaction;
+  expect(asInvoice.typeDocument).toBe('04');
+  expect(asInvoice.natureOperation).toBe('11');
+  expect(asInvoice.client).toEqual(invoice.document.dataTransaction.client);
+  expect(reference).toEqual([
+    {
+      [REFERENCE_FIELDS.date]: invoice.document.dataTransaction.dateBroadcast,
+      [REFERENCE_FIELDS.cufe]: invoice.cufe,
+      [REFERENCE_FIELDS.paperNumber]: '',
+      [REFERENCE_FIELDS.fiscalPrinterNumber]: '',
+    },
+  ]);
   const request = {
     ...DEFAULT_SANDBOX_CREDENTIALS,
     identifierControlShipping: '1',
@@ -348,7 +442,7 @@ function perRate(docs: { listItems: GatewayDocument['listItems'] }[]): Map<strin
 }
 
 describe('credit-note properties (DESIGN §9)', () => {
-  it(`maps ${CASES} orders × random refund sequences into notes that add up`, () => {
+  it(`maps ${CASES} orders × random refund sequences into notes that add up to the invoice`, () => {
     fc.assert(
       fc.property(orderCase, (c) => checkCase(c)),
       { numRuns: CASES, seed: 20261125 },
@@ -356,6 +450,12 @@ describe('credit-note properties (DESIGN §9)', () => {
   }, 300_000);
 
   afterAll(() => {
-    console.log(seen);
+    expect(casesRun).toBeGreaterThanOrEqual(CASES);
+    expect(REQUIRED.filter((shape) => (seen[shape] ?? 0) < 10)).toEqual([]);
+    // The conflicts left to a person stay rare: at most 1 % of the orders (about 0.3 % over 32 000 orders and 8 seeds).
+    const problems = Object.entries(seen)
+      .filter(([shape]) => shape.startsWith('problems:'))
+      .reduce((a, [, n]) => a + n, 0);
+    expect(problems).toBeLessThanOrEqual(CASES / 100);
   });
 });
