@@ -12,7 +12,7 @@ import type { DocumentDraft } from './document-numbering.ts';
 import { type InvoiceGroup, type InvoiceLayout, readInvoiceLayout } from './invoice-layout.ts';
 import type { MappingSettings } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
-import { type Cents, divRoundHalfUp } from './money.ts';
+import { type Cents, cents, divRoundHalfUp } from './money.ts';
 import type { ShopifyOrder } from './shopify-order.ts';
 import type { ShopifyRefund, ShopifyRefundShippingLine } from './shopify-refund.ts';
 
@@ -249,7 +249,13 @@ function creditLine(group: InvoiceGroup, units: number, gross: number, tax: numb
     group,
     description: group.description,
     money: false,
-    line: { quantity: group.kind === 'line' ? units : 1, listUnit: group.listUnit, rate: group.rate, gross },
+    // Shipping and tips are money, not units: part of one is shown at its own amount, not as a discount.
+    line: {
+      quantity: group.kind === 'line' ? units : 1,
+      listUnit: group.kind === 'line' || gross >= left.net + left.tax ? group.listUnit : cents(0),
+      rate: group.rate,
+      gross,
+    },
     preferred: preferredTax(left, gross, group.rate),
     left,
     ...(group.mappedRate ? {} : { shopifyTax: tax }),

@@ -80,22 +80,20 @@ export interface ShopifyRefund {
 
 export type ParseRefundResult = { ok: true; refund: ShopifyRefund } | { ok: false; problems: MappingProblem[] };
 
-/** `subtotal` / `total_tax` are JSON numbers; read their shortest decimal text, only when the `*_set` is missing. */
+/**
+ * `subtotal` / `total_tax` are JSON numbers (floats): only their shortest decimal text, only when it is a whole number
+ * of cents, and only when the `*_set` strings are missing (requireMoney then names the set).
+ */
 const floatMoney = z
   .number()
   .nullish()
-  .transform((n, ctx) => {
-    if (n === null || n === undefined) return undefined;
-    const value = parseCents(String(n));
-    if (value === undefined) ctx.addIssue({ code: 'custom', message: `${n} is not an amount with at most 2 decimals` });
-    return value;
-  });
+  .transform((n) => (n === null || n === undefined ? undefined : parseCents(String(n))));
 
 /**
  * A numeric id as exact digits. JSON.parse rounds numbers beyond 2^53, so only a safe integer, a digit string or a
  * bigint (from a lossless parser) is exact; anything else is refused rather than guessed.
  */
-const exactDigits = z.union([z.number(), z.string(), z.bigint()]).transform((v, ctx) => {
+const exactDigits = z.union([z.number(), z.string(), z.bigint()], { error: 'must be the numeric id' }).transform((v, ctx) => {
   if (typeof v === 'bigint' && v >= 0n) return v.toString();
   if (typeof v === 'string' && /^\d+$/.test(v.trim())) return v.trim();
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
