@@ -8,7 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { mintSessionToken } from '../src/admin/session-token.ts';
 import type { Database } from '../src/db/database.ts';
-import { invoices } from '../src/db/schema.ts';
+import { documents } from '../src/db/schema.ts';
+import type { DocumentStatus } from '../src/documents/document-state.ts';
+import { message } from '../src/messages/message.ts';
 import {
   BENCH_API_KEY,
   BENCH_API_SECRET,
@@ -45,7 +47,7 @@ function mulberry32(seed: number): () => number {
 }
 
 /** Status mix of a shop that has run a year: mostly authorized, a few stuck. */
-function statusFor(r: number): string {
+function statusFor(r: number): DocumentStatus {
   if (r < 0.9) return 'completed';
   if (r < 0.94) return 'needs_attention';
   if (r < 0.97) return 'failed';
@@ -74,20 +76,22 @@ async function seedInvoices(database: Database, shop: string, count: number, see
   const now = Date.now();
   let fiscal = 0;
   for (let start = 0; start < count; start += BATCH) {
-    const rows = [];
+    const rows: (typeof documents.$inferInsert)[] = [];
     for (let i = start; i < Math.min(count, start + BATCH); i++) {
       const status = statusFor(random());
       const issued = status === 'completed' || (status === 'needs_attention' && random() < 0.3);
       const orderNumber = orderBase + i;
+      const orderGid = `gid://shopify/Order/${7_100_000_000_000 + orderNumber}`;
       rows.push({
         shop,
-        orderGid: `gid://shopify/Order/${7_100_000_000_000 + orderNumber}`,
+        sourceKey: orderGid,
+        orderGid,
         orderName: `#${orderNumber}`,
         status,
         step: status === 'completed' ? 'done' : 'send',
         totalCents: 500 + Math.floor(random() * 50_000),
         currency: 'USD',
-        orderSnapshot: snapshot(orderNumber),
+        snapshot: snapshot(orderNumber),
         createdAt: new Date(now - Math.floor(random() * 365 * DAY_MS)),
         environment: 'pruebas',
         branchCode: issued ? '0000' : null,
@@ -96,15 +100,15 @@ async function seedInvoices(database: Database, shop: string, count: number, see
         cufe: status === 'completed' ? `FE0120000155596713-2-2015-59000020260301${randomBytes(14).toString('hex').slice(0, 26)}` : null,
         lastErrorKind: status === 'needs_attention' ? 'rejected' : status === 'failed' ? 'unavailable' : null,
         lastErrorCode: status === 'needs_attention' ? '109' : null,
-        lastErrorMessage:
+        lastError:
           status === 'needs_attention'
-            ? 'The gateway rejected the invoice (code 109): field "numberRUC" is required.'
+            ? message('rejected', { code: '109', field: 'numberRUC' })
             : status === 'failed'
-              ? 'Gave up after repeated failures.'
+              ? message('exhausted', {}, message('unavailable', { reason: 'network error' }))
               : null,
       });
     }
-    await database.db.insert(invoices).values(rows);
+    await database.db.insert(documents).values(rows);
   }
 }
 
@@ -142,7 +146,7 @@ async function measure(database: Database): Promise<Timing[]> {
   }
   // Measured as freshly written, before any VACUUM/ANALYZE: PGlite has no autovacuum, and PostgreSQL's may
   // not have run yet (the worst case, mostly for the counts' index-only scan). `--vacuum` measures after one.
-  if (process.argv.includes('--vacuum')) await database.db.execute(sql`vacuum analyze invoices`);
+  if (process.argv.includes('--vacuum')) await database.db.execute(sql`vacuum analyze documents`);
   console.log(`  seeded ${int(INVOICES + OTHER_INVOICES * OTHER_SHOPS.length)} invoices in ${ms(performance.now() - seeded)}`);
 
   const app = await startIntakeApp(database, key);
