@@ -120,7 +120,7 @@ const ORDER_QUERY = `#graphql
     order(id: $id) {
       id
       name
-      transactions { gateway kind status amountSet { shopMoney { amount currencyCode } } }
+      transactions { id gateway kind status processedAt amountSet { shopMoney { amount currencyCode } } }
       cufe: metafield(namespace: "$app", key: "cufe") { value }
     }
   }`;
@@ -531,7 +531,7 @@ describe('OAuth', () => {
   it('token exchange: an App Bridge session token becomes an expiring offline token', async () => {
     const { session } = await shopify.auth.tokenExchange({
       shop: SHOP,
-      sessionToken: sim.sessionToken(SHOP),
+      sessionToken: await sim.sessionToken(SHOP),
       requestedTokenType: RequestedTokenType.OfflineAccessToken,
       expiring: true,
     });
@@ -547,7 +547,7 @@ describe('OAuth', () => {
         client_id: API_KEY,
         client_secret: API_SECRET,
         grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-        subject_token: `${sim.sessionToken(SHOP).slice(0, -4)}AAAA`,
+        subject_token: `${(await sim.sessionToken(SHOP)).slice(0, -4)}AAAA`,
         subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
         requested_token_type: RequestedTokenType.OfflineAccessToken,
       }),
@@ -721,8 +721,14 @@ describe('Admin GraphQL', () => {
     const query = `#graphql
       query Paid($after: String, $q: String) {
         orders(first: 1, after: $after, query: $q) {
-          edges { cursor node { id name createdAt displayFinancialStatus } }
-          pageInfo { hasNextPage endCursor }
+          edges {
+            cursor
+            node {
+              id name createdAt displayFinancialStatus legacyResourceId updatedAt processedAt test currencyCode
+              currentTotalPriceSet { shopMoney { amount currencyCode } }
+            }
+          }
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
         }
       }`;
     const client = graphqlClient(accessToken);
