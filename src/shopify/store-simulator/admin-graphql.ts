@@ -24,7 +24,7 @@ import type { CallOutcome } from './types.ts';
 
 export interface ParsedOperation {
   document?: DocumentNode;
-  /** Root field names joined by ',', or 'unknown' (what the call log records). */
+  /** Distinct root field names joined by ',', or 'unknown' (what the call log records). */
   operation: string;
   isMutation: boolean;
   syntaxError?: GraphQLError;
@@ -41,7 +41,7 @@ export function parseOperation(query: string, operationName: string | undefined)
   const roots = (op?.selectionSet.selections ?? []).flatMap((s) =>
     s.kind === Kind.FIELD && s.name.value !== '__typename' ? [s.name.value] : [],
   );
-  return { document, operation: roots.length > 0 ? roots.join(',') : 'unknown', isMutation: op?.operation === 'mutation' };
+  return { document, operation: roots.length > 0 ? [...new Set(roots)].join(',') : 'unknown', isMutation: op?.operation === 'mutation' };
 }
 
 /** Shopify (graphql-ruby) words an unknown field this way, with an `undefinedField` code. */
