@@ -813,4 +813,88 @@ describe('control API (opt-in, for the demo driver in another process)', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: 'order needs admin_graphql_api_id or a numeric id' });
   });
+
+  it("edits orders, stores and sends refunds, sets the buyer's data over HTTP; bad input is a 400 naming the problem", async () => {
+    const ctl = await startSim({ controlApi: true });
+    const receiver = await webhookReceiver();
+    closers.push(receiver.close);
+    const send = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${ctl.origin}/_simulator/${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    const order = restOrder(5_900_000_000_041, {
+      customer: { id: 7300000000041, email: 'b@example.com' },
+      company: { id: 6800000000041, location_id: 6900000000041 },
+    });
+    const orderGid = 'gid://shopify/Order/5900000000041';
+    const customerGid = 'gid://shopify/Customer/7300000000041';
+    const refund = {
+      id: 9400000000041,
+      order_id: 5900000000041,
+      created_at: '2026-11-21T09:00:00-05:00',
+      refund_line_items: [],
+      transactions: [{ id: 7100000000041, kind: 'refund', status: 'success', gateway: 'bogus', amount: '90.15', currency: 'USD' }],
+    };
+
+    expect(await send('PUT', 'orders', { shop: SHOP, order })).toEqual({ status: 200, body: { orderGid } });
+    expect(await send('PATCH', 'orders', { shop: SHOP, orderGid, patch: { note_attributes: [{ name: 'RUC', value: '8-1-1' }] } })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    expect(
+      await send('PUT', 'customers/metafield', { shop: SHOP, customerGid, namespace: 'facturacion', key: 'ruc', value: '8-2-2' }),
+    ).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    expect((await send('PUT', 'customers/locale', { shop: SHOP, customerGid, locale: 'en' })).status).toBe(200);
+    const location = { shop: SHOP, locationGid: 'gid://shopify/CompanyLocation/6900000000041', taxRegistrationId: '155646463-2-2017' };
+    expect((await send('PUT', 'company-locations', { ...location, companyName: 'Importadora Ejemplo, S.A.' })).status).toBe(200);
+    const created = await send('POST', 'refunds/create', { shop: SHOP, refund, address: receiver.address, webhookId: 'wh-ctl-refund' });
+    expect(created).toMatchObject({ status: 200, body: { delivery: { status: 200, body: 'ok' } } });
+    expect(receiver.received[0]?.check).toMatchObject({ valid: true, topic: 'REFUNDS_CREATE', webhookId: 'wh-ctl-refund' });
+
+    expect(ctl.order(SHOP, orderGid)).toMatchObject({
+      note_attributes: [{ name: 'RUC', value: '8-1-1' }],
+      financial_status: 'refunded',
+      refunds: [refund],
+    });
+    const owner = await fetch(`${ctl.origin}/_simulator/metafields?owner=${encodeURIComponent(customerGid)}&shop=${SHOP}`);
+    expect(await owner.json()).toEqual({
+      metafields: [{ namespace: 'facturacion', key: 'ruc', type: 'single_line_text_field', value: '8-2-2' }],
+    });
+    const { accessToken } = ctl.addShop(SHOP, { scope: 'read_orders,read_customers' });
+    const buyer = await rawGraphqlOn(
+      ctl,
+      accessToken,
+      `query($id: ID!) { order(id: $id) { customer { locale } purchasingEntity { ... on PurchasingCompany { company { name } location { taxSettings { taxRegistrationId } } } } } }`,
+      { id: orderGid },
+    );
+    expect(buyer.body['data']).toEqual({
+      order: {
+        customer: { locale: 'en' },
+        purchasingEntity: {
+          company: { name: 'Importadora Ejemplo, S.A.' },
+          location: { taxSettings: { taxRegistrationId: '155646463-2-2017' } },
+        },
+      },
+    });
+
+    expect(await send('POST', 'refunds', { shop: SHOP, orderGid, refund })).toEqual({
+      status: 400,
+      body: { error: 'refund gid://shopify/Refund/9400000000041 is already stored' },
+    });
+    expect(await send('PUT', 'company-locations', { ...location, taxRegistrationId: 17 })).toEqual({
+      status: 400,
+      body: { error: 'taxRegistrationId: Invalid input: expected string, received number' },
+    });
+    expect(await send('PATCH', 'orders', { shop: SHOP, orderGid: '5900000000041', patch: {} })).toEqual({
+      status: 400,
+      body: { error: 'orderGid: Invalid string: must start with "gid://shopify/"' },
+    });
+  });
 });

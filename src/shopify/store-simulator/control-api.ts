@@ -72,7 +72,7 @@ class ControlError extends Error {}
 
 function input<T>(schema: z.ZodType<T>, req: Request): T {
   const parsed = schema.safeParse(req.body);
-  if (!parsed.success) throw new ControlError(z.prettifyError(parsed.error).replace(/\n\s*/g, '; '));
+  if (!parsed.success) throw new ControlError(parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
   return parsed.data;
 }
 
