@@ -2,8 +2,13 @@
 // own API (null when it is not the shop's), the buyer (customer metafields, locale, B2B company location tax
 // id through purchasingEntity), order edits, scopes, and Shopify's errors for selections outside the schema.
 import { GraphqlQueryError } from '@shopify/shopify-api';
+import { parse, validate } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ORDER_TRANSACTIONS_QUERY } from '../mappers/payments.ts';
+import { RECONCILE_ORDERS_QUERY } from '../src/invoices/reconcile-sweep.ts';
+import { METAFIELDS_SET_MUTATION } from '../src/shopify/metafield-writer.ts';
+import { adminSchema } from '../src/shopify/store-simulator/admin-schema.ts';
 import type { StoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
 import { SHOP, graphqlClient, rawGraphql, restOrder, startSim } from './support/store-simulator-kit.ts';
 
@@ -264,6 +269,12 @@ describe('order edits', () => {
 });
 
 describe('Shopify errors for what the schema does not hold', () => {
+  it('every operation the app sends is within the simulated schema', () => {
+    for (const operation of [METAFIELDS_SET_MUTATION, RECONCILE_ORDERS_QUERY, ORDER_TRANSACTIONS_QUERY, CONFIRM_ORDER]) {
+      expect(validate(adminSchema, parse(operation))).toEqual([]);
+    }
+  });
+
   it('an unknown field is refused at validation with Shopify’s wording, and nothing runs', async () => {
     const { accessToken } = sim.addShop(SHOP);
     sim.setOrder(SHOP, ORDER_1102);

@@ -22,28 +22,6 @@ import type { AdminContext } from './order-views.ts';
 import { isRecord } from './rest-values.ts';
 import type { CallOutcome } from './types.ts';
 
-export interface ParsedOperation {
-  document?: DocumentNode;
-  /** Distinct root field names joined by ',', or 'unknown' (what the call log records). */
-  operation: string;
-  isMutation: boolean;
-  syntaxError?: GraphQLError;
-}
-
-export function parseOperation(query: string, operationName: string | undefined): ParsedOperation {
-  let document: DocumentNode;
-  try {
-    document = parse(query);
-  } catch (e) {
-    return { operation: 'unknown', isMutation: false, ...(e instanceof GraphQLError ? { syntaxError: e } : {}) };
-  }
-  const op = getOperationAST(document, operationName);
-  const roots = (op?.selectionSet.selections ?? []).flatMap((s) =>
-    s.kind === Kind.FIELD && s.name.value !== '__typename' ? [s.name.value] : [],
-  );
-  return { document, operation: roots.length > 0 ? [...new Set(roots)].join(',') : 'unknown', isMutation: op?.operation === 'mutation' };
-}
-
 /** Shopify (graphql-ruby) words an unknown field this way, with an `undefinedField` code. */
 function ShopifyFieldsOnCorrectTypeRule(context: ValidationContext): ASTVisitor {
   return {
@@ -63,6 +41,47 @@ function ShopifyFieldsOnCorrectTypeRule(context: ValidationContext): ASTVisitor 
 
 const RULES = [...specifiedRules.filter((rule) => rule !== FieldsOnCorrectTypeRule), ShopifyFieldsOnCorrectTypeRule];
 
+export interface ParsedOperation {
+  document?: DocumentNode;
+  /** Distinct root field names joined by ',', or 'unknown' (what the call log records). */
+  operation: string;
+  isMutation: boolean;
+  /** Syntax or validation errors: the operation is not run. */
+  errors: readonly GraphQLError[];
+}
+
+// The app sends a handful of query texts over and over: parse and validate each once.
+const prepared = new Map<string, { document?: DocumentNode; errors: readonly GraphQLError[] }>();
+const PREPARED_MAX = 200;
+
+function prepare(query: string): { document?: DocumentNode; errors: readonly GraphQLError[] } {
+  let entry = prepared.get(query);
+  if (entry) return entry;
+  try {
+    const document = parse(query);
+    entry = { document, errors: validate(adminSchema, document, RULES) };
+  } catch (e) {
+    entry = { errors: [e instanceof GraphQLError ? e : new GraphQLError('The query could not be parsed.')] };
+  }
+  if (prepared.size >= PREPARED_MAX) prepared.delete(prepared.keys().next().value ?? '');
+  prepared.set(query, entry);
+  return entry;
+}
+
+export function parseOperation(query: string, operationName: string | undefined): ParsedOperation {
+  const { document, errors } = prepare(query);
+  const op = document ? getOperationAST(document, operationName) : undefined;
+  const roots = (op?.selectionSet.selections ?? []).flatMap((s) =>
+    s.kind === Kind.FIELD && s.name.value !== '__typename' ? [s.name.value] : [],
+  );
+  return {
+    ...(document ? { document } : {}),
+    operation: roots.length > 0 ? [...new Set(roots)].join(',') : 'unknown',
+    isMutation: op?.operation === 'mutation',
+    errors,
+  };
+}
+
 export interface GraphqlAnswer {
   body: Record<string, unknown>;
   outcome: CallOutcome;
@@ -74,13 +93,8 @@ export async function runAdminGraphql(
   operationName: string | undefined,
   ctx: AdminContext,
 ): Promise<GraphqlAnswer> {
-  const { document, syntaxError } = parsed;
-  if (!document) {
-    const errors = [syntaxError?.toJSON() ?? { message: 'The query could not be parsed.' }];
-    return { body: { errors }, outcome: 'graphql_errors' };
-  }
-  const invalid = validate(adminSchema, document, RULES);
-  if (invalid.length > 0) return { body: { errors: invalid.map((e) => e.toJSON()) }, outcome: 'graphql_errors' };
+  const { document, errors } = parsed;
+  if (!document || errors.length > 0) return { body: { errors: errors.map((e) => e.toJSON()) }, outcome: 'graphql_errors' };
 
   const result: ExecutionResult = await execute({
     schema: adminSchema,
