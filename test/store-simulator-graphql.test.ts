@@ -99,28 +99,17 @@ describe('order(id:) to confirm an order before invoicing it', () => {
     expect(answer.body['data']).toMatchObject({
       order: { id: ORDER_GID, name: '#1102', customer: null, purchasingEntity: null, refunds: [] },
     });
-    expect(answer.body['errors']).toEqual([
-      {
-        message: 'Access denied for customer field. Required access: `read_customers` access scope.',
-        locations: [{ line: 7, column: 7 }],
-        path: ['order', 'customer'],
-        extensions: {
-          code: 'ACCESS_DENIED',
-          documentation: 'https://shopify.dev/api/usage/access-scopes',
-          requiredAccess: '`read_customers` access scope.',
-        },
+    const denied = (field: string, line: number) => ({
+      message: `Access denied for ${field} field. Required access: \`read_customers\` access scope.`,
+      locations: [{ line, column: 7 }],
+      path: ['order', field],
+      extensions: {
+        code: 'ACCESS_DENIED',
+        documentation: 'https://shopify.dev/api/usage/access-scopes',
+        requiredAccess: '`read_customers` access scope.',
       },
-      {
-        message: 'Access denied for purchasingEntity field. Required access: `read_customers` access scope.',
-        locations: [{ line: 8, column: 7 }],
-        path: ['order', 'purchasingEntity'],
-        extensions: {
-          code: 'ACCESS_DENIED',
-          documentation: 'https://shopify.dev/api/usage/access-scopes',
-          requiredAccess: '`read_customers` access scope.',
-        },
-      },
-    ]);
+    });
+    expect(answer.body['errors']).toEqual([denied('customer', 7), denied('purchasingEntity', 8)]);
     expect(sim.calls().map((c) => c.outcome)).toEqual(['graphql_errors']);
   });
 
