@@ -145,7 +145,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
   let realB: { id: string; orderName: string };
 
   async function call(method: string, path: string, o: { token?: string | null; body?: unknown; shop?: string } = {}) {
-    const token = o.token === undefined ? h.simulator.sessionToken(o.shop ?? A) : o.token;
+    const token = o.token === undefined ? await h.simulator.sessionToken(o.shop ?? A) : o.token;
     const response = await fetch(`${h.app.url}${path}`, {
       method,
       headers: {
