@@ -22,7 +22,8 @@ import { sameSecret } from '../same-secret.ts';
 import { mulberry32 } from '../seeded-random.ts';
 import { type GatewayCredentials } from '../gateway/gateway-types.ts';
 import { documentSchema, type GatewayDocument } from '../../mappers/gateway-document.ts';
-import { checkCredentialsPresent, checkDocumentDataPresent, validateSendDocument } from './document-rules.ts';
+import { validateSendDocument } from './document-rules.ts';
+import { checkCredentialsPresent, checkDocumentDataPresent } from './rules/required-fields.ts';
 import type { PdfRenderer } from './pdf-thread.ts';
 import { renderInvoicePdf, type SandboxIssuer } from './sandbox-pdf.ts';
 
