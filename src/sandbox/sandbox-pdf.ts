@@ -1,25 +1,12 @@
 // The sandbox's printable invoice (its stand-in for the PAC's CAFE PDF): a real PDF drawn with
 // pdf-lib and the standard Helvetica fonts, with a vector QR of the DGI query address.
 import { deflateSync } from 'node:zlib';
-import {
-  PDFContentStream,
-  PDFDocument,
-  PDFRawStream,
-  StandardFonts,
-  concatTransformationMatrix,
-  fill,
-  popGraphicsState,
-  pushGraphicsState,
-  rectangle,
-  rgb,
-  setFillingGrayscaleColor,
-  type PDFFont,
-  type PDFOperator,
-  type PDFPage,
-} from 'pdf-lib';
-import { create as createQr } from 'qrcode';
+import { PDFContentStream, PDFDocument, PDFRawStream, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { findLocationByCode } from '../../mappers/panama-locations.ts';
 import type { ClientBlock, GatewayDocument } from '../../mappers/gateway-document.ts';
+import { CLIENT_TYPES, DOCUMENT_TYPES, ITBMS_RATES, PAYMENT_FORMS } from './pdf-labels.ts';
+import { drawQr } from './pdf-qr.ts';
+import { fit, winAnsiSanitizer, wrap } from './pdf-text.ts';
 
 /** Who issues the sandbox's invoices: the identity put in the CUFE and on the PDF. */
 export interface SandboxIssuer {
@@ -52,38 +39,6 @@ const QR_SIZE = 112;
 const BLACK = rgb(0, 0, 0);
 const GREY = rgb(0.4, 0.4, 0.4);
 const LIGHT = rgb(0.9, 0.9, 0.9);
-
-const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
-  '01': 'Factura de operación interna',
-  '02': 'Factura de importación',
-  '03': 'Factura de exportación',
-  '04': 'Nota de crédito referente a FE',
-  '05': 'Nota de débito referente a FE',
-  '06': 'Nota de crédito genérica',
-  '07': 'Nota de débito genérica',
-  '08': 'Factura de zona franca',
-  '09': 'Reembolso',
-  '10': 'Factura de operación extranjera',
-};
-const CLIENT_TYPES: Readonly<Record<string, string>> = {
-  '01': 'Contribuyente',
-  '02': 'Consumidor final',
-  '03': 'Gobierno',
-  '04': 'Extranjero',
-};
-const PAYMENT_FORMS: Readonly<Record<string, string>> = {
-  '01': 'Crédito',
-  '02': 'Contado',
-  '03': 'Tarjeta de crédito',
-  '04': 'Tarjeta de débito',
-  '05': 'Tarjeta de fidelización',
-  '06': 'Vale',
-  '07': 'Tarjeta de regalo',
-  '08': 'Transferencia / depósito',
-  '09': 'Cheque',
-  '99': 'Otro',
-};
-const ITBMS_RATES: Readonly<Record<string, string>> = { '00': '0%', '01': '7%', '02': '10%', '03': '15%' };
 
 interface Column {
   title: string;
@@ -341,96 +296,9 @@ function newPage(c: Cursor): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// QR as vector squares
-
-/** Draw the QR symbol of `value` as filled squares (one rectangle per horizontal run of dark modules). */
-export function drawQr(page: PDFPage, value: string, x: number, y: number, size: number): void {
-  // A fixed mask: any mask decodes, and choosing the best of eight is most of the QR's CPU.
-  const { modules } = createQr([{ data: Buffer.from(value, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M', maskPattern: 2 });
-  const count = modules.size;
-  const quiet = 2; // modules of white border, inside `size`
-  const unit = size / (count + 2 * quiet);
-  const runs: PDFOperator[] = [];
-  for (let row = 0; row < count; row++) {
-    let col = 0;
-    while (col < count) {
-      if (!modules.get(row, col)) {
-        col++;
-        continue;
-      }
-      const start = col;
-      while (col < count && modules.get(row, col)) col++;
-      runs.push(rectangle(quiet + start, count + quiet - row - 1, col - start, 1));
-    }
-  }
-  // One path filled once, in module units (whole numbers: short to write and to compress), scaled to size.
-  page.pushOperators(
-    pushGraphicsState(),
-    concatTransformationMatrix(unit, 0, 0, unit, x, y),
-    setFillingGrayscaleColor(0),
-    ...runs,
-    fill(),
-    popGraphicsState(),
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
 // Text helpers
 
 function text(c: Cursor, value: string, x: number, size: number, strong: boolean, color = BLACK): void {
   const font = strong ? c.fonts.bold : c.fonts.regular;
   c.page.drawText(c.fonts.clean(value), { x, y: c.y - size, size, font, color });
-}
-
-/**
- * A function that keeps every character the font's WinAnsi encoding has (Spanish accents, ñ, ¿, ¡),
- * turns line breaks and tabs into spaces, strips accents it lacks (ă → a) and replaces the rest with '?'.
- */
-export function winAnsiSanitizer(font: PDFFont): (text: string) => string {
-  const supported = new Set(font.getCharacterSet());
-  const keep = (ch: string): boolean => supported.has(ch.codePointAt(0)!);
-  return (value: string) => {
-    let out = '';
-    for (const ch of value.replace(/[\r\n\t\v\f]+/g, ' ')) {
-      if (keep(ch)) {
-        out += ch;
-        continue;
-      }
-      const base = ch.normalize('NFD').replace(/\p{M}+/gu, '');
-      out += base !== '' && [...base].every(keep) ? base : '?';
-    }
-    return out;
-  };
-}
-
-/** Greedy word wrap to `width`; a word longer than a line is broken by characters. */
-function wrap(value: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of value.split(/ +/).filter((w) => w !== '')) {
-    const candidate = current === '' ? word : `${current} ${word}`;
-    if (font.widthOfTextAtSize(candidate, size) <= width) {
-      current = candidate;
-      continue;
-    }
-    if (current !== '') lines.push(current);
-    current = '';
-    for (const ch of word) {
-      if (font.widthOfTextAtSize(current + ch, size) > width && current !== '') {
-        lines.push(current);
-        current = '';
-      }
-      current += ch;
-    }
-  }
-  if (current !== '' || lines.length === 0) lines.push(current);
-  return lines;
-}
-
-/** Cut text to `width`, marking the cut with "…" (in WinAnsi). */
-function fit(value: string, font: PDFFont, size: number, width: number): string {
-  if (font.widthOfTextAtSize(value, size) <= width) return value;
-  let cut = value;
-  while (cut.length > 0 && font.widthOfTextAtSize(`${cut}…`, size) > width) cut = cut.slice(0, -1);
-  return `${cut}…`;
 }
