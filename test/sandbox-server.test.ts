@@ -3,11 +3,13 @@
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { jwtVerify } from 'jose';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCufe } from '../mappers/cufe.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, SandboxGateway } from '../src/sandbox/sandbox-gateway.ts';
 import { startPdfThread } from '../src/sandbox/pdf-thread.ts';
+import { DEFAULT_SANDBOX_SIGNING_KEY } from '../src/sandbox/sandbox-access.ts';
 import { startSandboxServer, type RunningSandbox } from '../src/sandbox/sandbox-server.ts';
 import { sendDocumentSuccessSchema } from '../src/gateway/gateway-types.ts';
 
@@ -436,6 +438,13 @@ describe('Authorization header', () => {
     expect(status.status).toBe(401);
     const number = request.document.dataTransaction.numberDocumentFiscal;
     expect((await listDocuments(sandbox.url)).some((d) => d.numberDocumentFiscal === number)).toBe(false);
+  });
+
+  it('the default token is an HS256 JWT signed with the default key, as jose verifies it', async () => {
+    const { payload, protectedHeader } = await jwtVerify(DEFAULT_SANDBOX_AUTH_TOKEN, new TextEncoder().encode(DEFAULT_SANDBOX_SIGNING_KEY));
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toEqual({ iss: 'factura-pa-sandbox', sub: 'sandbox-platform' });
+    await expect(jwtVerify(DEFAULT_SANDBOX_AUTH_TOKEN, new TextEncoder().encode('another key'))).rejects.toThrow(/signature/);
   });
 
   it('accepts "Bearer <t>" and the bare "<t>" by default', async () => {
