@@ -1,5 +1,5 @@
-// The sandbox gateway's behaviour, free of any transport: the three operations on the issued documents, behind the
-// Authorization check and the injected faults. sandbox-server.ts puts it on HTTP; tests may also call it in-process.
+// The sandbox gateway's behaviour, free of any transport: the three operations on the issued documents (invoices
+// and credit notes, type 04), behind the Authorization check and the injected faults. sandbox-server.ts puts it on HTTP; tests may also call it in-process.
 //
 // Conventions (spec/gateway-api.md leaves them open; these are the sandbox's choices):
 // - Every gateway answer (200, 101, 102, 109, 201) is HTTP 200 with the code in the body; GW_Company, GW_Token,
@@ -10,12 +10,14 @@
 //   statusDocument:'No encontrado', messageDocument:'El documento no existe en el gateway'}`.
 import { buildCufe } from '../../mappers/cufe.ts';
 import { panamaDateTime } from '../../mappers/document-numbering.ts';
-import { documentSchema, type GatewayDocument } from '../../mappers/gateway-document.ts';
+import { documentSchema, REFERENCE_FIELDS, type GatewayDocument } from '../../mappers/gateway-document.ts';
+import { parseCents, type Cents } from '../../mappers/money.ts';
 import type { GatewayCredentials } from '../gateway/gateway-types.ts';
 import { mulberry32 } from '../seeded-random.ts';
 import { validateSendDocument } from './document-rules.ts';
-import { documentKey, IssuedDocuments, type IssuedDocument, type IssuedDocumentSummary } from './issued-documents.ts';
+import { documentKey, IssuedDocuments, type IssuedDocument, type IssuedDocumentSummary, type NoteCredit } from './issued-documents.ts';
 import type { PdfRenderer } from './pdf-thread.ts';
+import { checkNoteAgainstInvoice } from './rules/credit-note-rules.ts';
 import { checkCredentialsPresent, checkDocumentDataPresent } from './rules/required-fields.ts';
 import {
   type AuthScheme,
@@ -137,6 +139,11 @@ export class SandboxGateway {
     return this.#documents.list();
   }
 
+  /** Σ totalInvoice, in cents, of the credit notes authorized against this taxpayer's invoice. */
+  credited(company: string, invoiceCufe: string): Cents {
+    return this.#documents.credited(company, invoiceCufe);
+  }
+
   /** True when the header carries the expected JWT in an accepted form. */
   checkAuthorization(header: string | undefined): boolean {
     return this.#access.checkAuthorization(header);
@@ -205,8 +212,11 @@ export class SandboxGateway {
       const fiscalNumber = `${document.codeBranchIssuer}-${data.pointBillingFiscal}-${data.numberDocumentFiscal}`;
       return failure('102', `${MESSAGES.duplicate}: ${fiscalNumber} (tipo ${data.typeDocument}) ya existe`);
     }
-    // Held from here: the QR's signature is awaited, and a concurrent request must see the number taken.
-    const reservation = this.#documents.reserve(key);
+    const note = this.#noteCredit(request.Company, request.environment, document);
+    if ('failure' in note) return note.failure;
+    // Held from here: the QR's signature is awaited, and a concurrent request must see the number taken (and a
+    // concurrent note of the same invoice, this note's amount).
+    const reservation = this.#documents.reserve(key, note.credit);
     let issued: IssuedDocument;
     try {
       issued = await this.#issue(request.Company, request.environment, document, request.document, taxpayer.issuer ?? this.#issuer, now);
@@ -251,6 +261,22 @@ export class SandboxGateway {
 
   // -------------------------------------------------------------------------------------------
 
+  /**
+   * A credit note against the invoice it references (checked once its number is known to be free, so that a resent
+   * note answers 102, not "exceeds its invoice"): the amount to hold against that invoice, or the refusal.
+   */
+  #noteCredit(company: string, environment: string, document: GatewayDocument): { credit: NoteCredit | undefined } | { failure: Failure } {
+    const reference = document.dataTransaction[REFERENCE_FIELDS.list]?.[0];
+    if (reference === undefined) return { credit: undefined }; // an invoice: the rules refused any reference on it
+    const invoiceCufe = reference[REFERENCE_FIELDS.cufe];
+    const totalInvoice = document.totalsSubTotals.totalInvoice;
+    const invoice = this.#documents.byCufe(company, invoiceCufe);
+    const credited = this.#documents.credited(company, invoiceCufe);
+    const refused = checkNoteAgainstInvoice({ environment, reference, totalInvoice }, invoice, credited);
+    if (refused) return { failure: failure(refused.code, refused.message) };
+    return { credit: { company, invoiceCufe, amount: parseCents(totalInvoice)! } };
+  }
+
   #pdfOf(issued: IssuedDocument): Promise<Uint8Array> {
     const { issuer, environment, cufe, qr, receptionDateDGI, nroAuthorizationProtocol } = issued;
     const authorization = { issuer, environment, cufe, qr, receptionDateDGI, nroAuthorizationProtocol };
@@ -288,6 +314,7 @@ export class SandboxGateway {
     now: Date,
   ): Promise<IssuedDocument> {
     const data = document.dataTransaction;
+    const reference = data[REFERENCE_FIELDS.list]?.[0];
     const env = environment === '1' ? '1' : '2';
     const securityCode = String(Math.floor(this.#securityCodes() * 1e9)).padStart(9, '0');
     const cufe = buildCufe({
@@ -320,6 +347,7 @@ export class SandboxGateway {
       receptionDateDGI,
       nroAuthorizationProtocol,
       totalInvoice: document.totalsSubTotals.totalInvoice,
+      reference: reference ? { cufe: reference[REFERENCE_FIELDS.cufe], date: reference[REFERENCE_FIELDS.date] } : null,
       document,
       issuer,
     };

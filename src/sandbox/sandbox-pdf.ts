@@ -1,11 +1,12 @@
-// The sandbox's printable invoice (its stand-in for the PAC's CAFE PDF): a real PDF drawn with
+// The sandbox's printable invoice or credit note (its stand-in for the PAC's CAFE PDF): a real PDF drawn with
 // pdf-lib and the standard Helvetica fonts, with a vector QR of the DGI query address.
 import { deflateSync } from 'node:zlib';
 import { PDFContentStream, PDFDocument, PDFRawStream, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { findLocationByCode } from '../../mappers/panama-locations.ts';
-import type { ClientBlock, GatewayDocument } from '../../mappers/gateway-document.ts';
+import { REFERENCE_FIELDS, type ClientBlock, type GatewayDocument } from '../../mappers/gateway-document.ts';
 import { CLIENT_TYPES, DOCUMENT_TYPES, ITBMS_RATES, PAYMENT_FORMS } from './pdf-labels.ts';
 import { drawQr } from './pdf-qr.ts';
+import { CREDIT_NOTE } from './rules/code-tables.ts';
 import { fit, winAnsiSanitizer, wrap } from './pdf-text.ts';
 
 /** Who issues the sandbox's invoices: the identity put in the CUFE and on the PDF. */
@@ -71,7 +72,7 @@ export async function renderInvoicePdf(doc: GatewayDocument, authorization: PdfA
   const fonts: Fonts = { regular, bold, clean: winAnsiSanitizer(regular) };
   const data = doc.dataTransaction;
   const fiscalNumber = `${doc.codeBranchIssuer}-${data.pointBillingFiscal}-${data.numberDocumentFiscal}`;
-  pdf.setTitle(fonts.clean(`Factura ${fiscalNumber}`));
+  pdf.setTitle(fonts.clean(`${data.typeDocument === CREDIT_NOTE ? 'Nota de crédito' : 'Factura'} ${fiscalNumber}`));
   pdf.setSubject(authorization.cufe);
   pdf.setProducer('factura-pa sandbox gateway');
   // Same document, same bytes: no clock in the file.
@@ -120,7 +121,8 @@ function drawHeader(c: Cursor, doc: GatewayDocument, auth: PdfAuthorization, fis
   const data = doc.dataTransaction;
   const client = data.client;
   drawQr(c.page, auth.qr, PAGE_WIDTH - MARGIN - QR_SIZE, PAGE_HEIGHT - MARGIN - QR_SIZE, QR_SIZE);
-  text(c, 'FACTURA ELECTRÓNICA', MARGIN, 14, true);
+  const note = data.typeDocument === CREDIT_NOTE;
+  text(c, note ? 'NOTA DE CRÉDITO ELECTRÓNICA' : 'FACTURA ELECTRÓNICA', MARGIN, 14, true);
   c.y -= 18;
   text(c, 'Comprobante auxiliar (CAFE) del gateway sandbox: sin valor fiscal', MARGIN, 8, false, GREY);
   c.y -= 18;
@@ -155,8 +157,17 @@ function drawHeader(c: Cursor, doc: GatewayDocument, auth: PdfAuthorization, fis
   field(c, 'Protocolo', auth.nroAuthorizationProtocol);
   field(c, 'Recepción DGI', auth.receptionDateDGI);
   field(c, 'CUFE', auth.cufe);
-  text(c, 'Consulte la factura con el código QR o por CUFE en el portal de la DGI (dgi-fep.mef.gob.pa).', MARGIN, 7.5, false, GREY);
+  const what = note ? 'la nota de crédito' : 'la factura';
+  text(c, `Consulte ${what} con el código QR o por CUFE en el portal de la DGI (dgi-fep.mef.gob.pa).`, MARGIN, 7.5, false, GREY);
   c.y -= 16;
+  // After the note's own CUFE: the app reads the first CUFE of the text as the document's (pdf-cufe.ts).
+  for (const reference of data[REFERENCE_FIELDS.list] ?? []) {
+    text(c, 'Factura referenciada', MARGIN, 10, true);
+    c.y -= 12;
+    field(c, 'CUFE', reference[REFERENCE_FIELDS.cufe]);
+    field(c, 'Fecha de emisión', reference[REFERENCE_FIELDS.date]);
+    c.y -= 6;
+  }
 }
 
 /** Code and names of the client's location; names from the catalogue when only the code was sent. */

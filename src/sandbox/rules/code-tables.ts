@@ -23,6 +23,11 @@ const CODES = {
 /** ITBMS rate in percent per `rateITBMS` code (§3.9). */
 export const ITBMS_PERCENT: Readonly<Record<string, bigint>> = { '00': 0n, '01': 7n, '02': 10n, '03': 15n };
 
+/** typeDocument of a credit note that references an invoice by its CUFE (§7.3). */
+export const CREDIT_NOTE = '04';
+/** Credit and debit notes (§3.3): a credit note may not reference one of these (DGI 1712/1715). */
+export const NOTE_TYPES: readonly string[] = ['04', '05', '06', '07'];
+
 export function checkCode(container: Json, field: keyof typeof CODES, line?: number, what = 'item'): RuleProblem | undefined {
   const value = container[field] as string;
   const table: readonly string[] = CODES[field];

@@ -67,8 +67,11 @@ export function checkDocumentDataPresent(request: unknown): RuleProblem | undefi
   return firstOf(...fields.map((f) => () => requireString(data, f)));
 }
 
-/** 109 for the first missing field of a SendDocument body, in document order. */
-export function checkRequired(request: unknown): RuleProblem | undefined {
+/**
+ * 109 for the first missing field of a SendDocument body, in document order. `dataTransactionExtra` checks what a
+ * document type adds to `dataTransaction` (a credit note's reference).
+ */
+export function checkRequired(request: unknown, dataTransactionExtra: (data: Json) => RuleProblem | undefined): RuleProblem | undefined {
   const body = asObject(request);
   if (body === undefined) return missing('document');
   const document = asObject(body.document);
@@ -87,6 +90,7 @@ export function checkRequired(request: unknown): RuleProblem | undefined {
     () => requireString(client, 'typeClientEB'),
     () => requireString(client, 'country'),
     () => checkClientRequiredByType(client!),
+    () => dataTransactionExtra(data!),
     () => requireNonEmptyArray(document!, 'listItems'),
     () => firstOf(...(document!.listItems as unknown[]).map((item) => () => checkItemRequired(item))),
     () => (totals === undefined ? missing('totalsSubTotals') : undefined),
