@@ -11,6 +11,7 @@ import { formatCents, parseCents } from '../mappers/money.ts';
 import { extractCufeFromPdf } from '../src/invoices/pdf-cufe.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { startSandboxServer, type RunningSandbox } from '../src/sandbox/sandbox-server.ts';
+import { documentData } from './support/sandbox-requests.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies are edited freely
 
@@ -85,27 +86,6 @@ function noteRequest(invoiceCufe: string, lines: Json[], change?: (r: Json) => v
   return request;
 }
 
-/** DownloadPDF / StatusDocument body for a sent request. */
-function documentData(request: Json, typeDocument = request.document.dataTransaction.typeDocument): Json {
-  const { Company, Token, GW_Company, GW_Token, Id_Pac, Enterprise } = request;
-  const d = request.document.dataTransaction;
-  return {
-    GW_Company,
-    GW_Token,
-    Id_Pac,
-    Enterprise,
-    Company,
-    Token,
-    documentData: {
-      codeBranchIssuing: request.document.codeBranchIssuer,
-      numberDocumentFiscal: d.numberDocumentFiscal,
-      pointBillingFiscal: d.pointBillingFiscal,
-      typeDocument,
-      typeEmission: d.typeEmission,
-    },
-  };
-}
-
 async function post(operation: string, body: unknown): Promise<Json> {
   const response = await fetch(`${sandbox.url}/${operation}`, {
     method: 'POST',
@@ -178,7 +158,7 @@ describe('a valid credit note', () => {
     });
     expect(sandbox.gateway.documents().find((d) => d.cufe === invoiceCufe)?.reference).toBeNull();
 
-    const pdf = await post('DownloadPDF', documentData(note));
+    const pdf = await post('DownloadPDF', documentData(note, false));
     expect(pdf.code).toBe('200');
     const text = await pdfText(pdf.document);
     expect(text).toContain('NOTA DE CRÉDITO ELECTRÓNICA');
@@ -190,7 +170,7 @@ describe('a valid credit note', () => {
     // The app reads a document's CUFE back from its PDF: the note's own, not the invoice's.
     expect(await extractCufeFromPdf(Buffer.from(pdf.document, 'base64'))).toBe(answer.cufe);
 
-    const invoiceText = await pdfText((await post('DownloadPDF', documentData(invoice))).document);
+    const invoiceText = await pdfText((await post('DownloadPDF', documentData(invoice, false))).document);
     expect(invoiceText).toContain('FACTURA ELECTRÓNICA');
     expect(invoiceText).not.toContain('NOTA DE CRÉDITO');
     expect(invoiceText).not.toContain('Factura referenciada');
@@ -199,19 +179,19 @@ describe('a valid credit note', () => {
   it('StatusDocument and DownloadPDF take typeDocument 04; the same number as 01 is another document', async () => {
     const note = noteRequest(await authorizedInvoice(), [BOOK]);
     expect((await post('SendDocument', note)).code).toBe('200');
-    expect(await post('StatusDocument', documentData(note))).toEqual({
+    expect(await post('StatusDocument', documentData(note, false))).toEqual({
       code: '200',
       statusDocument: 'Autorizada',
       messageDocument: 'Autorizado el uso de la FE',
     });
-    expect(await post('StatusDocument', documentData(note, '01'))).toEqual({
+    expect(await post('StatusDocument', documentData(note, false, '01'))).toEqual({
       code: '201',
       result: 'error',
       message: 'Documento no encontrado',
       statusDocument: 'No encontrado',
       messageDocument: 'El documento no existe en el gateway',
     });
-    expect(await post('DownloadPDF', documentData(note, '01'))).toEqual({
+    expect(await post('DownloadPDF', documentData(note, false, '01'))).toEqual({
       code: '201',
       result: 'error',
       message: 'Documento no encontrado',

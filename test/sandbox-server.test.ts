@@ -12,6 +12,7 @@ import { startPdfThread } from '../src/sandbox/pdf-thread.ts';
 import { DEFAULT_SANDBOX_SIGNING_KEY } from '../src/sandbox/sandbox-access.ts';
 import { startSandboxServer, type RunningSandbox } from '../src/sandbox/sandbox-server.ts';
 import { sendDocumentSuccessSchema } from '../src/gateway/gateway-types.ts';
+import { documentData } from './support/sandbox-requests.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely
 
@@ -30,29 +31,6 @@ function sendRequest(change?: (r: Json) => void): Json {
   request.document.dataTransaction.numberDocumentFiscal = String(++numbers).padStart(10, '0');
   change?.(request);
   return request;
-}
-
-/** DownloadPDF / StatusDocument body for a sent request. */
-function documentData(request: Json, withSerial: boolean): Json {
-  const { Company, Token, GW_Company, GW_Token, Id_Pac, Enterprise } = request;
-  const d = request.document.dataTransaction;
-  return {
-    GW_Company,
-    GW_Token,
-    Id_Pac,
-    Enterprise,
-    Company,
-    Token,
-    ...(withSerial ? { Branch: '', invoiceId: '' } : {}),
-    documentData: {
-      codeBranchIssuing: request.document.codeBranchIssuer,
-      numberDocumentFiscal: d.numberDocumentFiscal,
-      pointBillingFiscal: d.pointBillingFiscal,
-      ...(withSerial ? { serialDevice: '' } : {}),
-      typeDocument: d.typeDocument,
-      typeEmission: d.typeEmission,
-    },
-  };
 }
 
 interface Answer {
