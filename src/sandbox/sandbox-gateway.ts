@@ -29,7 +29,7 @@ import {
 import { errorPage, FaultInjector, type FaultConfig } from './sandbox-faults.ts';
 import type { SandboxOperation } from './sandbox-operations.ts';
 import { renderInvoicePdf, type SandboxIssuer } from './sandbox-pdf.ts';
-import { signedQrUrl } from './signed-qr.ts';
+import { qrSigningKey, signedQrUrl } from './signed-qr.ts';
 
 // The names other modules, tests and the bench import from here.
 export { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from './sandbox-access.ts';
@@ -90,7 +90,7 @@ const MESSAGES = {
 export class SandboxGateway {
   readonly #access: SandboxAccess;
   readonly #issuer: SandboxIssuer;
-  readonly #signingKey: Uint8Array;
+  readonly #signingKey: Promise<CryptoKey>;
   readonly #now: () => Date;
   readonly #documents = new IssuedDocuments();
   #extraRequiredClientFields: string[];
@@ -103,7 +103,7 @@ export class SandboxGateway {
   constructor(options: SandboxGatewayOptions = {}) {
     this.#access = new SandboxAccess(options);
     this.#issuer = options.issuer ?? DEFAULT_SANDBOX_ISSUER;
-    this.#signingKey = new TextEncoder().encode(options.signingKey ?? DEFAULT_SANDBOX_SIGNING_KEY);
+    this.#signingKey = qrSigningKey(options.signingKey ?? DEFAULT_SANDBOX_SIGNING_KEY);
     this.#now = options.now ?? (() => new Date());
     this.#extraRequiredClientFields = options.extraRequiredClientFields ?? [];
     this.#renderPdf = options.renderPdf;
@@ -343,7 +343,7 @@ export class SandboxGateway {
       typeEmission: data.typeEmission,
       environment,
       cufe,
-      qr: await signedQrUrl(cufe, env, raw, this.#signingKey),
+      qr: await signedQrUrl(cufe, env, raw, await this.#signingKey),
       receptionDateDGI,
       nroAuthorizationProtocol,
       totalInvoice: document.totalsSubTotals.totalInvoice,
