@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCufe, parseCufe } from '../mappers/cufe.ts';
 import { REFERENCE_FIELDS } from '../mappers/gateway-document.ts';
 import { formatCents, parseCents } from '../mappers/money.ts';
-import { extractCufeFromPdf } from '../src/invoices/pdf-cufe.ts';
+import { extractCufeFromPdf } from '../src/documents/pdf-cufe.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { startSandboxServer, type RunningSandbox } from '../src/sandbox/sandbox-server.ts';
 import { documentData } from './support/sandbox-requests.ts';
