@@ -88,11 +88,12 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
     expect(answer).toMatchObject({ ok: true, data: { order: { id: gid, name: '#301' } } });
   });
 
-  it('the app home sends an unknown shop to OAuth (leaving the admin iframe) and an installed one to the app page', async () => {
+  it('the app home sends an unknown shop to OAuth outside the admin; embedded, it serves the page (token exchange installs)', async () => {
     const unknown = await fetch(`${h.app.url}/?shop=tienda-nueva.myshopify.com`, { redirect: 'manual' });
     expect(unknown.status).toBe(302);
     expect(unknown.headers.get('location')).toBe('/api/auth?shop=tienda-nueva.myshopify.com');
 
+    // Inside the admin Shopify installs the app itself: no OAuth, no leaving the iframe, the page itself.
     const framed = await fetch(
       `${h.app.url}/?shop=tienda-nueva.myshopify.com&embedded=1&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW51ZXZh`,
       { redirect: 'manual' },
@@ -100,12 +101,13 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
     expect(framed.status).toBe(200);
     const page = await framed.text();
     expect(page).toContain(`<meta name="shopify-api-key" content="${TEST_API_KEY}">`);
-    expect(page).toContain(`window.open(new URL("/api/auth?shop=tienda-nueva.myshopify.com", location.origin).href, '_top')`);
+    expect(page).toContain('<script type="module" src="/admin/assets/app.js"></script>');
+    expect(page).not.toContain('/api/auth');
 
     await installViaOAuth(h.app.url, 'tienda-home.myshopify.com');
-    const home = await fetch(`${h.app.url}/?shop=tienda-home.myshopify.com&embedded=1&host=abc`, { redirect: 'manual' });
+    const home = await fetch(`${h.app.url}/?shop=tienda-home.myshopify.com`, { redirect: 'manual' });
     expect(home.status).toBe(302);
-    expect(home.headers.get('location')).toBe('/admin?shop=tienda-home.myshopify.com&embedded=1&host=abc');
+    expect(home.headers.get('location')).toBe('/admin?shop=tienda-home.myshopify.com');
 
     expect((await fetch(`${h.app.url}/?shop=not a shop`, { redirect: 'manual' })).status).toBe(400);
   });

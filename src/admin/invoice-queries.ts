@@ -212,3 +212,17 @@ export async function retryShopInvoice(db: Db, shop: string, id: string): Promis
     .returning({ id: invoices.id });
   return hurried.length;
 }
+
+/** One order's fiscal documents (its invoice and any credit notes), oldest first, with each PDF's link token. */
+export async function findOrderDocuments(
+  db: Db,
+  shop: string,
+  orderGid: string,
+): Promise<(InvoiceListRow & { documentType: string; pdfToken: string | null })[]> {
+  return db
+    .select({ ...listColumns, documentType: invoices.documentType, pdfToken: invoicePdfs.token })
+    .from(invoices)
+    .leftJoin(invoicePdfs, eq(invoicePdfs.invoiceId, invoices.id))
+    .where(and(eq(invoices.shop, shop), eq(invoices.orderGid, orderGid)))
+    .orderBy(asc(invoices.createdAt), asc(invoices.id));
+}
