@@ -228,7 +228,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await shot('admin-invoice-attention');
 
     // Fix the setting…
-    await page.click('a.tab[href="#/configuracion"]');
+    await page.click('nav.app-nav a[href="#/configuracion"]');
     await page.locator('#field-mapping-taxRateCodes').waitFor(WAIT);
     await page.fill('#field-mapping-taxRateCodes', '0.085 = 01');
     await save();

@@ -3,7 +3,9 @@
 import { badge, h } from './dom.js';
 import { has, language, t } from './i18n.js';
 
-/** @param {{ status: string, authorized: boolean, reason: null | { kind: string } }} inv */
+/** @typedef {import('./page-types').InvoiceSummary} InvoiceSummary */
+
+/** The page's words for a state: the reference the CLI and the README follow. @param {InvoiceSummary} inv */
 export function statusBadge(inv) {
   switch (inv.status) {
     case 'completed':
@@ -18,7 +20,7 @@ export function statusBadge(inv) {
       if (inv.authorized)
         return badge(t('status.authorizedFinishing'), 'success', h('span', { class: 'badge__note' }, ` · ${t('status.finishing')}`));
       // Waiting for the merchant (settings), not for the gateway: on hold, not retrying.
-      if (['paused', 'disabled', 'credentials'].includes(inv.reason?.kind)) return badge(t('status.onHold'), 'attention');
+      if (['paused', 'disabled', 'credentials'].includes(inv.reason?.kind ?? '')) return badge(t('status.onHold'), 'attention');
       if (inv.reason) return badge(t('status.retrying'), 'attention');
       return badge(t('status.pending'), 'info');
     default:
@@ -26,25 +28,25 @@ export function statusBadge(inv) {
   }
 }
 
-/** The reason's headline. */
+/** The reason's headline. @param {import('./page-types').InvoiceReason} reason */
 export function reasonTitle(reason) {
   const key = `reason.${reason.kind}`;
   return has(key) ? t(key) : t('reason.unknown');
 }
 
-/** What the merchant can do about it. */
+/** What the merchant can do about it. @param {InvoiceSummary} inv */
 export function reasonAction(inv) {
   if (inv.status === 'failed') return t('reason.failed.do');
-  const key = `reason.${inv.reason.kind}.do`;
+  const key = `reason.${inv.reason?.kind}.do`;
   return has(key) ? t(key) : t('reason.unknown.do');
 }
 
-/** A mapping problem in the page's language (the mapper writes both). */
+/** A mapping problem in the page's language (the mapper writes both). @param {import('./page-types').ReasonProblem} p */
 export function problemText(p) {
   return language() === 'es' && p.messageEs ? p.messageEs : p.message;
 }
 
-/** One or two lines for the list. */
+/** One or two lines for the list. @param {InvoiceSummary} inv */
 export function reasonSummary(inv) {
   if (!inv.reason) return null;
   const first = inv.reason.problems?.[0];
