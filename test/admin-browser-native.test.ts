@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
@@ -25,6 +25,8 @@ const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const SHOP = 'tienda-nativa.myshopify.com';
 const HOST = 'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW5hdGl2YQ';
 const APP_BRIDGE = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
+// jsqr is CommonJS with an ES-style default: under NodeNext its types see the module object.
+const jsQR = (jsQRModule as unknown as { default: typeof jsQRModule.default }).default ?? jsQRModule;
 const WAIT = { timeout: 20_000 };
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
