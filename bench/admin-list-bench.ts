@@ -69,7 +69,7 @@ function snapshot(n: number): Record<string, unknown> {
   };
 }
 
-async function seedInvoices(database: Database, shop: string, count: number, seed: number, orderBase: number): Promise<void> {
+export async function seedInvoices(database: Database, shop: string, count: number, seed: number, orderBase: number): Promise<void> {
   const random = mulberry32(seed);
   const now = Date.now();
   let fiscal = 0;
