@@ -3,14 +3,12 @@
 // 390 × 844, each a fresh browser context (no cache) loading /admin#/facturas of a shop with 5,000 invoices
 // on file-backed PGlite. Targets: LCP < 1 s, CLS < 0.1 (Google's "good").
 //   npm run bench -- ui        (or: node bench/ui-bench.ts)
-import fs from 'node:fs';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium } from '../test/support/chromium.ts';
 import { seedInvoices } from './admin-list-bench.ts';
 import { benchKey, int, ms, onFreshDatabase, percentile, seedShop, startIntakeApp } from './bench-support.ts';
 import type { BenchRow } from './bench-table.ts';
 import { textTable } from './bench-table.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOP = 'tienda-bench-ui.myshopify.com';
 const INVOICES = 5_000;
 const LOADS = 7;
@@ -38,10 +36,7 @@ interface Vitals {
 }
 
 async function measure(url: string, viewport: { width: number; height: number }): Promise<Vitals[]> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const loads: Vitals[] = [];
     for (let i = 0; i < LOADS; i++) {
@@ -62,7 +57,7 @@ async function measure(url: string, viewport: { width: number; height: number })
 }
 
 export async function run(): Promise<BenchRow[]> {
-  if (!fs.existsSync(CHROMIUM)) {
+  if (!hasChromium) {
     return [{ row: 'admin page, invoice list', figure: `${CHROMIUM} not found`, baseline: 'install Debian’s chromium', result: '—' }];
   }
   console.log(`admin page: invoice list of a shop with ${int(INVOICES)} invoices, ${LOADS} cold loads per viewport`);

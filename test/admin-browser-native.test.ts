@@ -11,16 +11,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import jsQRModule from 'jsqr';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { CHROMIUM, hasChromium, launchChromium } from './support/chromium.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const SHOP = 'tienda-nativa.myshopify.com';
 const HOST = 'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW5hdGl2YQ';
@@ -54,10 +53,7 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     database = await openDatabase({ kind: 'pglite', dataDir: undefined });
     h = await startHarness({ database });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'Asia/Tokyo' });
     await context.exposeBinding('__simulatorSessionToken', () => h.simulator.sessionToken(SHOP));
     await context.route(

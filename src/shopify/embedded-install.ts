@@ -46,13 +46,16 @@ export function createEmbeddedInstall(deps: EmbeddedInstallDeps) {
     } catch (error) {
       return refused(error, shop, deps.logger);
     }
-    await deps.sessions.storeSession(session);
+    // The shop row first: a stored session is what other requests (and processes) take as "installed".
     await deps.shops.ensureInstalled(shop);
+    await deps.sessions.storeSession(session);
     deps.logger.info({ shop, expiring: session.expires !== undefined }, 'app installed by token exchange: offline session stored');
     return { ok: true, installed: true };
   }
 
   return async function ensureOfflineSession(shop: string, sessionToken: string): Promise<InstallOutcome> {
+    const inFlight = running.get(shop);
+    if (inFlight) return inFlight;
     const current = await deps.sessions.loadSession(deps.shopify.session.getOfflineId(shop));
     if (isUsableOfflineSession(current)) return { ok: true, installed: false };
     let pending = running.get(shop);

@@ -43,11 +43,12 @@ function sectionLinks(page, shop) {
     const active = page !== undefined && /** @type {readonly string[]} */ (pages).includes(page);
     const count =
       hash === '#/facturas' && attention > 0
-        ? h('span', { class: 'app-nav__count', 'aria-label': `(${attention})` }, String(attention))
+        ? h('span', { class: 'filter-tab__count filter-tab__count--warning', 'aria-label': `(${attention})` }, String(attention))
         : null;
     return h(
       'a',
-      { class: ['app-nav__link', active ? 'app-nav__link--active' : ''], href: hash, 'aria-current': active ? 'page' : undefined },
+      // Drawn like the list's status tabs.
+      { class: ['filter-tab', active ? 'filter-tab--active' : ''], href: hash, 'aria-current': active ? 'page' : undefined },
       t(key),
       count,
     );

@@ -1,13 +1,10 @@
-// Shapes the page reads from the app's /api (src/admin/admin-api.ts, invoice-view.ts) and from App Bridge.
+// Shapes the page reads from the app's /api, taken from the server's own types (admin-page.ts, invoice-view.ts)
+// so they cannot drift, and what App Bridge gives it.
 // Type-checking only: the browser never loads this file.
 
-export interface PageConfig {
-  shop: string | null;
-  embedded: boolean;
-  devSessionTokens: boolean;
-  shops: string[];
-  locale: string | null;
-}
+export type { PageConfig } from '../admin-page.ts';
+export type { GatewayCallView as GatewayCall, InvoiceReason, InvoiceSummary, ReasonProblem } from '../invoice-view.ts';
+import type { InvoiceDetail as ServerInvoiceDetail } from '../invoice-view.ts';
 
 export type Status = 'pending' | 'needs_attention' | 'failed' | 'completed' | 'skipped';
 export type StatusCounts = Record<Status | 'all', number>;
@@ -42,75 +39,17 @@ export interface ShopView {
   defaultPaymentForms: Record<string, string>;
 }
 
-export interface ReasonProblem {
-  code: string;
-  message: string;
-  messageEs?: string;
-}
-
-export interface InvoiceReason {
-  kind: string;
-  code: string | null;
-  message: string;
-  problems: ReasonProblem[];
-}
-
-export interface InvoiceSummary {
-  id: string;
-  orderName: string;
-  orderGid: string;
-  status: Status;
-  step: string;
-  authorized: boolean;
-  totalCents: number;
-  amount: string;
-  currency: string;
-  test: boolean;
-  environment: 'pruebas' | 'produccion' | null;
-  fiscalNumber: string | null;
-  cufe: string | null;
-  createdAt: string;
-  authorizedAt: string | null;
-  reason: InvoiceReason | null;
-  notice: string | null;
-}
-
-export interface GatewayCall {
-  id: number;
-  operation: string;
-  outcome: string;
-  code: string | null;
-  message: string | null;
-  durationMs: number;
-  at: string;
-  request: unknown;
-  response: unknown;
-}
-
-export interface InvoiceDetail extends InvoiceSummary {
-  attempts: number;
-  nextAttemptAt: string;
-  branchCode: string | null;
-  billingPoint: string | null;
-  qr: string | null;
-  protocol: string | null;
-  receptionDateDgi: string | null;
-  writtenBackAt: string | null;
-  updatedAt: string;
-  /** The gateway document as sent (see mappers/gateway-document.ts); read loosely. */
-  document: GatewayDocument | null;
-  pdfUrl: string | null;
-  orderAdminUrl: string | null;
-  retryable: boolean;
-  calls: GatewayCall[];
-}
-
 /** The parts of the gateway document the page shows; the rest is shown as JSON. */
 export interface GatewayDocument {
   listItems?: Record<string, string>[];
   totalsSubTotals?: Record<string, string>;
   dataTransaction?: { client?: Record<string, string> };
   [field: string]: unknown;
+}
+
+/** The detail as the page reads it: the document sent, loosely typed where the page shows it. */
+export interface InvoiceDetail extends Omit<ServerInvoiceDetail, 'document'> {
+  document: GatewayDocument | null;
 }
 
 export interface PageContext {
