@@ -93,18 +93,30 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
 
     // Shopify's frame, not the page's: App Bridge's nav menu and title bar, no header of its own.
     expect(await page.locator('.app-header').count()).toBe(0);
+    // Its links keep Shopify's address (without the token), so a reload by App Bridge stays embedded.
+    const here = `/?embedded=1&host=${HOST}&shop=${SHOP}&locale=en-US`;
     expect(
       await page.locator('s-app-nav s-link').evaluateAll((links) => links.map((l) => [l.getAttribute('href'), l.textContent])),
     ).toEqual([
-      ['/admin', 'Electronic invoicing'],
-      ['/admin#/facturas', 'Invoices'],
-      ['/admin#/configuracion', 'Settings'],
+      [here, 'Electronic invoicing'],
+      [`${here}#/facturas`, 'Invoices'],
+      [`${here}#/configuracion`, 'Settings'],
     ]);
     expect(await page.getAttribute('ui-title-bar', 'title')).toBe('Settings');
     expect(await page.locator('h1.page__title').textContent()).toBe('Settings');
     // The token left the address once the page had it.
     expect(new URL(page.url()).searchParams.has('id_token')).toBe(false);
     await page.screenshot({ path: path.join(ARTIFACTS, 'native-installed-settings.png'), fullPage: true });
+
+    // App Bridge's navigation event opens the section the merchant chose in the admin's menu.
+    await page.evaluate(() =>
+      document.querySelector('s-app-nav s-link:nth-child(2)')!.dispatchEvent(new Event('shopify:navigate', { bubbles: true })),
+    );
+    await expect.poll(() => page.evaluate(() => location.hash), WAIT).toBe('#/facturas');
+    await page.locator('#invoice-table').waitFor(WAIT);
+    expect(await page.getAttribute('ui-title-bar', 'title')).toBe('Invoices');
+    await hash('#/configuracion');
+    await page.locator('#save-settings').waitFor(WAIT);
 
     // The switch still decides over the admin's language, and is remembered.
     await page.click('#language-toggle');

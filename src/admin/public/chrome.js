@@ -80,7 +80,8 @@ export function plainHeader(o) {
 
 /**
  * App Bridge's navigation menu and title bar, kept in the document once (App Bridge watches them) and
- * relabelled on each render. Their links are the page's own, so App Bridge's clicks land on the hash routes.
+ * relabelled on each render. Their links keep the page's address (Shopify's `host`, `shop`, …) and add the
+ * section's hash, so whether App Bridge follows a link or hands the click to the page, the section opens.
  * @param {string} title
  */
 export function adminFrame(title) {
@@ -88,10 +89,16 @@ export function adminFrame(title) {
   if (!nav) {
     nav = document.createElement('s-app-nav');
     document.body.prepend(nav);
+    // App Bridge tells a one-page app which menu link the merchant chose.
+    document.addEventListener('shopify:navigate', (event) => {
+      const href = event.target instanceof Element ? event.target.getAttribute('href') : null;
+      if (href?.includes('#')) location.hash = href.slice(href.indexOf('#'));
+    });
   }
+  const here = `${location.pathname}${location.search}`;
   clear(/** @type {HTMLElement} */ (nav)).append(
-    h('s-link', { href: '/admin', rel: 'home' }, t('app.title')),
-    ...SECTIONS.map(([hash, key]) => h('s-link', { href: `/admin${hash}` }, t(key))),
+    h('s-link', { href: here, rel: 'home' }, t('app.title')),
+    ...SECTIONS.map(([hash, key]) => h('s-link', { href: `${here}${hash}` }, t(key))),
   );
   let bar = document.querySelector('ui-title-bar');
   if (!bar) {
