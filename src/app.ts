@@ -139,6 +139,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         db: database.db,
         shopify,
         shops,
+        sessions,
         gateway: o.gateway,
         appUrl: appUrl.origin,
         wakeWorker: () => worker.wake(),

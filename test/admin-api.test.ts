@@ -214,15 +214,17 @@ describe.each(testDatabases)('admin API on $name', (target) => {
 
   it('answers 401 on every route without a token, with a forged, expired, foreign or shop-less one, and changes nothing', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const forged = mintSessionToken({ shop: A, apiKey: TEST_API_KEY, apiSecret: 'not-the-app-secret', ttlSeconds: 60 }).token;
-    const expired = mintSessionToken({
-      shop: A,
-      apiKey: TEST_API_KEY,
-      apiSecret: TEST_API_SECRET,
-      ttlSeconds: 60,
-      now: new Date((now - 600) * 1000),
-    }).token;
-    const otherApp = mintSessionToken({ shop: A, apiKey: 'another-app', apiSecret: TEST_API_SECRET, ttlSeconds: 60 }).token;
+    const forged = (await mintSessionToken({ shop: A, apiKey: TEST_API_KEY, apiSecret: 'not-the-app-secret', ttlSeconds: 60 })).token;
+    const expired = (
+      await mintSessionToken({
+        shop: A,
+        apiKey: TEST_API_KEY,
+        apiSecret: TEST_API_SECRET,
+        ttlSeconds: 60,
+        now: new Date((now - 600) * 1000),
+      })
+    ).token;
+    const otherApp = (await mintSessionToken({ shop: A, apiKey: 'another-app', apiSecret: TEST_API_SECRET, ttlSeconds: 60 })).token;
     const before = (await database.db.select().from(documents)).map((r) => [r.id, r.status, r.updatedAt.getTime()]);
     const versions = [(await shopRow(A)).settingsVersion, (await shopRow(A)).enabled];
     for (const [method, path, body] of ROUTES) {
@@ -682,6 +684,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
       db: database.db,
       shopify: h.app.shopify,
       shops: h.app.shops,
+      sessions: h.app.sessions,
       gateway: { baseUrl: h.sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: 2000 },
       appUrl: 'http://127.0.0.1',
       wakeWorker: () => {},

@@ -52,12 +52,12 @@ export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: Is
   return { kind: 'draft', doc: current, draft: mapped.draft };
 }
 
-/** Needs a person: the first problem is the reason shown; the document keeps them all. */
+/** Needs a person: the first problem is the reason shown; the document keeps them all (with their codes). */
 export function mappingProblems(problems: readonly MappingProblem[]): Transition {
   const first = problems[0];
   return {
     kind: 'attention',
-    error: { kind: 'mapping', code: first?.code, message: first ? message(first.code, first.params) : message('mapping') },
+    error: { kind: 'mapping', code: undefined, message: first ? message(first.code, first.params) : message('mapping') },
     problems,
   };
 }

@@ -100,58 +100,61 @@ const ENTRIES: Record<string, Entry> = {
 /** The headline and what to do, per reason kind (error kinds and the queue's own states). */
 const REASON_TITLES: Record<string, Localized> = {
   mapping: { es: 'El pedido no se puede facturar tal como está', en: 'The order cannot be invoiced as it stands' },
-  rejected: { es: 'El proveedor rechazó el documento', en: 'The gateway rejected the document' },
-  credentials: { es: 'El proveedor rechazó las credenciales de la tienda', en: "The gateway refused the shop's credentials" },
-  unavailable: { es: 'El proveedor no respondió', en: 'The gateway did not answer' },
-  indeterminate: { es: 'El proveedor no respondió a tiempo', en: 'The gateway did not answer in time' },
+  rejected: { es: 'El proveedor rechazó la factura', en: 'The provider rejected the invoice' },
+  credentials: { es: 'El proveedor rechazó las credenciales de la tienda', en: "The provider refused the shop's credentials" },
+  unavailable: { es: 'El proveedor no respondió', en: 'The provider did not answer' },
+  indeterminate: { es: 'El proveedor no respondió a tiempo', en: 'The provider did not answer in time' },
   unrecoverable: { es: 'El número fiscal ya figura como emitido', en: 'The fiscal number is already issued' },
-  writeback: { es: 'Shopify no aceptó los datos en el pedido', en: 'Shopify refused the data on the order' },
-  order_unconfirmed: { es: 'Shopify no confirma el pedido', en: 'Shopify does not confirm the order' },
-  skipped: { es: 'No se emite', en: 'Not issued' },
-  waiting: { es: 'En espera', en: 'Waiting' },
+  writeback: { es: 'Shopify no aceptó los datos de la factura en el pedido', en: "Shopify refused the invoice's data on the order" },
+  skipped: { es: 'No se factura', en: 'Not invoiced' },
   paused: { es: 'En espera: la facturación está en pausa', en: 'On hold: invoicing is paused' },
   disabled: { es: 'En espera: la facturación está desactivada', en: 'On hold: invoicing is turned off' },
-  unknown: { es: 'Detenido sin motivo registrado', en: 'Stopped without a recorded reason' },
+  unknown: { es: 'Detenida sin motivo registrado', en: 'Stopped without a recorded reason' },
+  order_unconfirmed: { es: 'Shopify no confirma el pedido', en: 'Shopify does not confirm the order' },
+  waiting: { es: 'En espera', en: 'Waiting' },
 };
 
 const REASON_ACTIONS: Record<string, Localized> = {
   mapping: {
     es: 'Corrija lo indicado (en Configuración o en el pedido) y pulse Reintentar.',
-    en: 'Fix what is listed (in Settings or on the order), then Retry.',
+    en: 'Correct what is named (in Settings or on the order), then press Retry.',
   },
-  rejected: { es: 'Corrija el dato que indica el proveedor y pulse Reintentar.', en: 'Correct the data the gateway names, then Retry.' },
+  rejected: {
+    es: 'Corrija el dato que indica el proveedor y pulse Reintentar.',
+    en: 'Correct the data the provider names, then press Retry.',
+  },
   credentials: {
-    es: 'Corrija las credenciales en Configuración; al guardar, los documentos continúan solos.',
-    en: 'Fix the credentials in Settings; documents continue on their own once saved.',
+    es: 'Corrija las credenciales en Configuración; al guardar, las facturas continúan solas.',
+    en: 'Correct the credentials in Settings; once saved, invoices continue on their own.',
   },
   unavailable: { es: 'La app reintenta automáticamente.', en: 'The app retries automatically.' },
   indeterminate: {
-    es: 'La app verifica con el proveedor antes de volver a enviar, para no emitir dos veces.',
-    en: 'The app checks with the gateway before sending again, so nothing is issued twice.',
+    es: 'La app verifica con el proveedor antes de volver a enviar, para no facturar dos veces.',
+    en: 'The app checks with the provider before sending again, so nothing is invoiced twice.',
   },
   unrecoverable: {
     es: 'Búsquelo en el portal del proveedor antes de hacer nada más; no reintente a ciegas.',
-    en: "Look it up in the provider's portal first; do not retry blindly.",
+    en: "Look it up in the provider's portal before doing anything else; do not retry blindly.",
   },
   writeback: {
-    es: 'El documento está autorizado. Revise el detalle y pulse Reintentar.',
-    en: 'The document is authorized. Check the detail, then Retry.',
+    es: 'La factura está autorizada. Revise el detalle y pulse Reintentar.',
+    en: 'The invoice is authorized. Check the details, then press Retry.',
   },
-  order_unconfirmed: { es: 'Compruebe el pedido en Shopify y pulse Reintentar.', en: 'Check the order in Shopify, then Retry.' },
-  skipped: { es: 'Nada que hacer.', en: 'Nothing to do.' },
-  waiting: { es: 'Continúa solo.', en: 'It goes on by itself.' },
+  skipped: { es: 'Los pedidos de prueba no se envían a producción.', en: 'Test orders are never sent to production.' },
   paused: {
-    es: 'Corrija las credenciales en Configuración; al guardar, los documentos continúan solos.',
-    en: 'Fix the credentials in Settings; documents continue once saved.',
+    es: 'Corrija las credenciales en Configuración; al guardar, las facturas continúan solas.',
+    en: 'Correct the credentials in Settings; once saved, invoices continue on their own.',
   },
   disabled: {
-    es: 'Actívela en Configuración para emitir los documentos pendientes.',
-    en: 'Turn it on in Settings to issue the waiting documents.',
+    es: 'Actívela en Configuración para emitir las facturas pendientes.',
+    en: 'Turn it on in Settings to issue the waiting invoices.',
   },
-  unknown: { es: 'Pulse Reintentar.', en: 'Use Retry.' },
+  unknown: { es: 'Pulse Reintentar.', en: 'Press Retry.' },
+  order_unconfirmed: { es: 'Compruebe el pedido en Shopify y pulse Reintentar.', en: 'Check the order in Shopify, then press Retry.' },
+  waiting: { es: 'Continúa sola, sin que haga nada.', en: 'It goes on by itself.' },
   failed: {
     es: 'Se agotaron los reintentos automáticos. Pulse Reintentar cuando se haya resuelto la causa.',
-    en: 'Automatic retries ran out. Use Retry once the cause is fixed.',
+    en: 'Automatic retries are used up. Press Retry once the cause is fixed.',
   },
 };
 

@@ -128,11 +128,12 @@ export async function findDocument(db: Db, id: string, shop?: string): Promise<D
   return row;
 }
 
-/** An order's documents (its invoices and credit notes), oldest first. */
-export async function orderDocuments(db: Db, shop: string, orderGid: string): Promise<DocumentListRow[]> {
+/** An order's documents (its invoices and credit notes), oldest first, with their PDF link tokens. */
+export async function orderDocuments(db: Db, shop: string, orderGid: string): Promise<(DocumentListRow & { pdfToken: string | null })[]> {
   return db
-    .select(listColumns)
+    .select({ ...listColumns, pdfToken: documentPdfs.token })
     .from(documents)
+    .leftJoin(documentPdfs, eq(documentPdfs.documentId, documents.id))
     .where(and(eq(documents.shop, shop), eq(documents.orderGid, orderGid)))
     .orderBy(asc(documents.createdAt), asc(documents.id));
 }
