@@ -141,7 +141,7 @@ export async function applyTransition(
     case 'discard':
       ctx.logger.warn({ documentId: doc.id, shop: doc.shop, orderGid: doc.orderGid, reason: t.reason }, 'document discarded');
       await recordGatewayCalls(db, takeCalls(ctx, doc));
-      await discardLeased(db, doc.id, owner);
+      await discardLeased(db, doc, owner);
       return undefined;
     case 'lost':
       await recordGatewayCalls(db, takeCalls(ctx, doc));

@@ -70,6 +70,5 @@ export function canMove(from: DocumentStatus, to: DocumentStatus): boolean {
   return (STATUS_MOVES[from] as readonly DocumentStatus[]).includes(to);
 }
 
-/** Where a taxpayer client's RUC came from (DESIGN §10), first found wins. */
-export const TAX_ID_SOURCES = ['correction', 'b2b_company', 'customer_metafield', 'cart_attributes'] as const;
-export type TaxIdSource = (typeof TAX_ID_SOURCES)[number];
+/** Where a taxpayer client's RUC came from (DESIGN §10): the mapper's list. */
+export { TAX_ID_SOURCES, type TaxIdSource } from '../../mappers/invoice-client.ts';

@@ -68,6 +68,7 @@ async function sendStep(claimed: DocumentRow, shop: IssuingShop, deps: IssuingDe
       documentHash,
       environment: shop.settings.environment,
       problems: null,
+      taxIdSource: drafted.taxIdSource ?? null,
       // A note's total is known once it is mapped (the intake only had the refund's money).
       ...(doc.kind === 'credit_note' ? { totalCents: parseCents(document.totalsSubTotals.totalInvoice) ?? doc.totalCents } : {}),
     });

@@ -5,6 +5,7 @@ import type { Numbering } from '../../mappers/document-numbering.ts';
 import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
 import type { AdminResult } from '../shopify/admin-client.ts';
+import type { OrderBuyer } from '../shopify/order-queries.ts';
 import type { Shop } from '../shops/shop-repository.ts';
 import type { ErrorKind, DocumentStep } from './document-state.ts';
 import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
@@ -32,6 +33,12 @@ export interface GatewayAccess {
 
 /** The Shopify Admin API as issuing uses it. */
 export interface ShopifyOrders {
+  /** The order as this shop's API knows it, with its buyer's tax id sources; null when the shop has no such order. */
+  confirmOrder(
+    shop: string,
+    orderGid: string,
+    want: { company: boolean; metafield: { namespace: string; key: string } | null },
+  ): Promise<AdminResult<OrderBuyer | null>>;
   /** The order's transactions (needed when several gateways paid it). */
   orderTransactions(shop: string, orderGid: string): Promise<AdminResult<unknown[]>>;
   /** The order as the REST API returns it (the webhook's shape), as text and parsed; null when the shop has no such order. */
