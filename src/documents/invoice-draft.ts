@@ -8,12 +8,12 @@ import { needsTransactions, orderToDraft, parseOrderTransactions, type OrderTran
 import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { message } from '../messages/message.ts';
-import type { IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
+import type { CreditedNotes, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
 import type { DocumentRow } from './store/document-rows.ts';
 
 /** The draft, or what should happen instead; either way the document as this step left it. */
 export type DraftOutcome =
-  | { kind: 'draft'; doc: DocumentRow; draft: DocumentDraft; taxIdSource: TaxIdSource | undefined }
+  | { kind: 'draft'; doc: DocumentRow; draft: DocumentDraft; taxIdSource: TaxIdSource | undefined; credited?: CreditedNotes }
   | { kind: 'stop'; doc: DocumentRow; transition: Transition };
 
 export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<DraftOutcome> {

@@ -13,6 +13,11 @@ import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
 /** Lease-guarded writes on the document in hand (this worker's lease). Undefined: the lease was lost — stop. */
 export interface IssuingStore {
   update(doc: DocumentRow, patch: DocumentPatch): Promise<DocumentRow | undefined>;
+  /**
+   * Save the document about to be sent. With `credited` (a credit note), only if the notes holding a document against
+   * its invoice are still those it was mapped against: 'stale' otherwise.
+   */
+  markSending(doc: DocumentRow, patch: DocumentPatch, credited?: CreditedNotes): Promise<DocumentRow | 'stale' | undefined>;
   /** The next number of the document's sequence (branch, billing point, document type), given to it once. */
   reserveNumber(doc: DocumentRow, numbering: Pick<Numbering, 'branchCode' | 'billingPoint'>): Promise<DocumentRow | undefined>;
   pdfToken(documentId: string): Promise<string | undefined>;
@@ -24,6 +29,12 @@ export interface IssuingStore {
   orderWasRefused(shop: string, orderGid: string): Promise<string | undefined>;
   /** The order's completed credit notes, for its metafield. */
   completedNotes(shop: string, orderGid: string): Promise<DocumentRow[]>;
+}
+
+/** The notes a credit note was mapped against: its invoice and their ids. */
+export interface CreditedNotes {
+  invoiceId: string;
+  noteIds: readonly string[];
 }
 
 /** The gateway, one call at a time within the process's gateway slots; `run` holds a slot for the whole task. */

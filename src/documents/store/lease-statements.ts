@@ -140,7 +140,9 @@ export async function discardLeased(db: Db, doc: DocumentRow, owner: string): Pr
     await tx
       .update(webhookDeliveries)
       .set({ outcome: 'refused_not_in_shop' })
-      .where(and(eq(webhookDeliveries.shop, doc.shop), eq(webhookDeliveries.orderGid, doc.orderGid), eq(webhookDeliveries.outcome, 'stored')));
+      .where(
+        and(eq(webhookDeliveries.shop, doc.shop), eq(webhookDeliveries.orderGid, doc.orderGid), eq(webhookDeliveries.outcome, 'stored')),
+      );
     return true;
   });
 }
