@@ -50,6 +50,8 @@ export interface ShopifyOrders {
     orderGid: string,
     want: { company: boolean; metafield: { namespace: string; key: string } | null },
   ): Promise<AdminResult<OrderBuyer | null>>;
+  /** True when the shop has this refund (a body signed for another shop names one it does not). */
+  confirmRefund(shop: string, refundGid: string): Promise<AdminResult<boolean>>;
   /** The order's transactions (needed when several gateways paid it). */
   orderTransactions(shop: string, orderGid: string): Promise<AdminResult<unknown[]>>;
   /** The order as the REST API returns it (the webhook's shape), as text and parsed; null when the shop has no such order. */

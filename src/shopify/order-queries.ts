@@ -132,3 +132,17 @@ export async function confirmOrder(
       : undefined;
   return { ok: true, data: { company, customerMetafield: order.customer?.metafield?.value ?? undefined } };
 }
+
+/** Admin GraphQL: the refund as this shop's API knows it (null when it is not the shop's). */
+export const REFUND_CONFIRM_QUERY = `query ConfirmRefund($id: ID!) {
+  refund(id: $id) {
+    id
+    order { id }
+  }
+}`;
+
+/** True when the shop has this refund. */
+export async function confirmRefund(admin: ShopifyAdmin, shop: string, refundGid: string): Promise<AdminResult<boolean>> {
+  const answer = await admin.graphql<{ refund: { id: string } | null }>(shop, REFUND_CONFIRM_QUERY, { id: refundGid });
+  return answer.ok ? { ok: true, data: answer.data.refund !== null } : answer;
+}
