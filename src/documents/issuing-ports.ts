@@ -1,6 +1,5 @@
 // What issuing a document needs from the outside, as interfaces: the runner passes the real ones, the use case's
 // tests pass fakes that `satisfies` them. Each says what it promises, not how.
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import type { Numbering } from '../../mappers/document-numbering.ts';
 import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
@@ -114,6 +113,3 @@ export type Transition =
   | { kind: 'discard'; reason: string }
   /** The lease was lost mid-step: another worker has the document; do nothing more. */
   | { kind: 'lost' };
-
-/** What was sent, kept with the document for the PDF and reconciliation. */
-export type SentDocument = GatewayDocument;
