@@ -8,6 +8,7 @@ import { type MappingSettings, defaultMappingSettings, mappingSettingsSchema } f
 import { type CreditNoteResult, type CreditedInvoice, refundToCreditNote } from '../mappers/refund-to-credit-note.ts';
 import { type RefundRequest, buildRefundPayload } from '../src/shopify/store-simulator/refund-payload.ts';
 import { type RefundFixture, issueInvoice, parseOrder, parseRefund, readRefundFixture } from './support/refund-fixtures.ts';
+import { withTexts } from './support/documents.ts';
 import { buildOrder } from './support/shopify-order-builder.ts';
 
 type Json = Record<string, unknown>;
@@ -77,7 +78,7 @@ function totals(result: CreditNoteResult): [total: string, itbms: string, paymen
 
 /** A result's problems as [code, message, messageEs, path], or the result itself when it has none. */
 const codes = (result: CreditNoteResult): unknown[] =>
-  result.kind === 'problems' ? result.problems.map((p) => [p.code, p.message, p.messageEs, p.path]) : [result];
+  result.kind === 'problems' ? withTexts(result.problems).map((p) => [p.code, p.message, p.messageEs, p.path]) : [result];
 
 const EXCEEDS = (what: string, credited: string, invoiced: string, whatEs: string) => [
   'credit_exceeds_invoice',

@@ -46,6 +46,7 @@ describe('mappingSettingsSchema', () => {
       },
       defaultPaymentForm: '03',
       checkoutAttributes: { ruc: 'ruc', dv: 'dv', businessName: 'razon_social', address: 'direccion', locationCode: 'codigo_ubicacion' },
+      customerTaxIdMetafield: null,
       defaultLocationCode: '8-8-7',
       creditNoteNatureOperation: '11',
       includeGiftCards: false,

@@ -13,12 +13,12 @@ function parsed(json: unknown) {
   return result.refund;
 }
 
-/** Problems as [path, detail]: the detail is what follows the path in the English message. */
+/** Problems as [path, detail]. */
 function problemsOf(json: unknown): [string | undefined, string][] {
   const result = parseShopifyRefund(json);
   if (result.ok) throw new Error('expected problems');
   for (const p of result.problems) expect(p.code).toBe('refund_unreadable');
-  return result.problems.map((p) => [p.path, /\(([^:]*): (.*)\)\. No credit note/.exec(p.message)![2]!]);
+  return result.problems.map((p) => [p.path, String(p.params.detail)]);
 }
 
 describe('parseShopifyRefund', () => {

@@ -1,11 +1,18 @@
 // `npm run cli -- invoices list|show|retry`: read invoices and put failed ones back in the queue.
 // A retried invoice is picked up by the running app's worker (or the next start).
-import { and, desc, eq, sql } from 'drizzle-orm';
 import { formatCents } from '../../mappers/money.ts';
-import { invoicePdfs, invoices } from '../db/schema.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { type InvoiceRow, getInvoice, retryInvoices } from '../invoices/invoice-repository.ts';
-import { formatFiscalNumber } from '../invoices/invoice-worker.ts';
+import { DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../documents/document-state.ts';
+import {
+  type DocumentListRow,
+  findDocument,
+  formatFiscalNumber,
+  listDocuments,
+  pdfInfo,
+  retryDocuments,
+} from '../documents/store/index.ts';
+import { render } from '../messages/catalogue.ts';
+import { asMessage } from '../messages/message.ts';
 import {
   CliFailure,
   CliInputError,
@@ -27,11 +34,11 @@ export const USAGE = [
   '  npm run cli -- invoices show <invoice id> [--json]',
   '  npm run cli -- invoices retry <invoice id>',
   '  npm run cli -- invoices retry --failed [--shop <domain>]',
-  `statuses: ${['pending', 'completed', 'needs_attention', 'failed', 'skipped'].join(', ')}`,
+  `statuses: ${DOCUMENT_STATUSES.join(', ')}`,
 ].join('\n');
 
-export const INVOICE_STATUSES = ['pending', 'completed', 'needs_attention', 'failed', 'skipped'] as const;
-const RETRYABLE = ['failed', 'needs_attention'];
+export const INVOICE_STATUSES = DOCUMENT_STATUSES;
+const RETRYABLE: readonly string[] = RETRYABLE_STATUSES;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function run(args: string[]): Promise<number> {
@@ -72,12 +79,16 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliInputError('--limit must be a whole number from 1 to 10000');
 
   return withContext(open, io, async (ctx) => {
-    const rows = await ctx.database.db
-      .select()
-      .from(invoices)
-      .where(and(shop ? eq(invoices.shop, shop) : undefined, status ? eq(invoices.status, status) : undefined))
-      .orderBy(desc(invoices.createdAt), desc(invoices.id))
-      .limit(limit);
+    const { rows } = await listDocuments(ctx.database.db, {
+      shop,
+      status: status as (typeof DOCUMENT_STATUSES)[number] | undefined,
+      kind: undefined,
+      from: undefined,
+      before: undefined,
+      search: undefined,
+      after: undefined,
+      limit,
+    });
     if (flags.has('json')) {
       io.out(JSON.stringify(rows.map(summary), null, 2));
       return EXIT_OK;
@@ -97,7 +108,7 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
         r.fiscalNumber === null ? '-' : formatFiscalNumber(r),
         `${formatCents(r.totalCents)} ${r.currency}`,
         r.createdAt.toISOString().slice(0, 19).replace('T', ' '),
-        oneLine(r.lastErrorMessage, 60),
+        oneLine(lastError(r), 60),
       ]),
     );
     for (const line of table) io.out(line);
@@ -110,12 +121,9 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
   const { positionals, flags } = parseCommandArgs(args, { flags: ['json'], positionals: 1 }, usage);
   const id = invoiceId(positionals, usage);
   return withContext(open, io, async (ctx) => {
-    const row = await getInvoice(ctx.database.db, id);
+    const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
-    const [pdf] = await ctx.database.db
-      .select({ sha256: invoicePdfs.sha256, size: sql<number>`length(${invoicePdfs.bytes})` })
-      .from(invoicePdfs)
-      .where(eq(invoicePdfs.invoiceId, id));
+    const pdf = await pdfInfo(ctx.database.db, id);
     const detail = {
       ...summary(row),
       documentType: row.documentType,
@@ -128,7 +136,7 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
       authorizedAt: row.authorizedAt?.toISOString() ?? null,
       writtenBackAt: row.writtenBackAt?.toISOString() ?? null,
       // The link's token is a credential (whoever has it reads the invoice): shown only on the order itself.
-      pdf: pdf ? { stored: true, bytes: Number(pdf.size), sha256: pdf.sha256 } : { stored: false },
+      pdf: pdf ? { stored: true, ...pdf } : { stored: false },
       lastErrorKind: row.lastErrorKind,
       lastErrorCode: row.lastErrorCode,
       problems: row.problems,
@@ -157,7 +165,7 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
 
   if (flags.has('failed')) {
     return withContext(open, io, async (ctx) => {
-      const count = await retryInvoices(ctx.database.db, { statuses: ['failed'], ...(shop ? { shop } : {}) });
+      const count = await retryDocuments(ctx.database.db, { statuses: ['failed'], ...(shop ? { shop } : {}) });
       io.out(`${count} failed invoice${count === 1 ? '' : 's'} back in the queue${shop ? ` for ${shop}` : ''}.`);
       return EXIT_OK;
     });
@@ -165,24 +173,32 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
 
   const id = invoiceId(positionals, usage);
   return withContext(open, io, async (ctx) => {
-    const row = await getInvoice(ctx.database.db, id);
+    const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
     if (!RETRYABLE.includes(row.status)) {
       throw new CliFailure(`invoice ${id} is ${row.status}: only failed or needs_attention invoices can be retried`);
     }
-    await retryInvoices(ctx.database.db, { ids: [id] });
+    await retryDocuments(ctx.database.db, { ids: [id] });
     io.out(`Invoice ${id} (${row.shop} ${row.orderName}) is back in the queue.`);
     const shopRow = await ctx.shops.get(row.shop);
     if (!shopRow?.installed) io.err(`warning: the app is uninstalled from ${row.shop}; the invoice waits until it is installed again.`);
     else if (!shopRow.enabled) io.err(`warning: invoicing is disabled for ${row.shop}; the invoice waits until it is enabled.`);
-    else if (shopRow.pausedReason) io.err(`warning: ${row.shop} is paused (${shopRow.pausedReason}); save its settings to resume.`);
+    else if (shopRow.pausedReason)
+      io.err(`warning: ${row.shop} is paused (${render(shopRow.pausedReason, 'en')}); save its settings to resume.`);
     return EXIT_OK;
   });
 }
 
-function summary(r: InvoiceRow) {
+/** The last error in English (the CLI's language), from the message catalogue. */
+function lastError(r: Pick<DocumentListRow, 'lastError'>): string | null {
+  const m = asMessage(r.lastError);
+  return m ? render(m, 'en') : null;
+}
+
+function summary(r: Omit<DocumentListRow, 'cursorAt'>) {
   return {
     id: r.id,
+    kind: r.kind,
     shop: r.shop,
     orderGid: r.orderGid,
     orderName: r.orderName,
@@ -193,7 +209,7 @@ function summary(r: InvoiceRow) {
     currency: r.currency,
     test: r.test,
     cufe: r.cufe,
-    lastError: r.lastErrorMessage,
+    lastError: lastError(r),
     createdAt: r.createdAt.toISOString(),
   };
 }

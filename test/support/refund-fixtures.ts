@@ -1,14 +1,21 @@
-// The refund fixtures under test/fixtures/refunds/ (order + refunds/create body pairs) and the one way the refund
-// tests issue an invoice from an order: the real invoice mapper, numbered and dated, with a well-formed CUFE. When
-// the invoice mapper changes its name or shape, only `issueInvoice` changes.
+// The refund fixtures under test/fixtures/refunds/ (order + refunds/create body pairs), the one way the refund tests
+// issue an invoice from an order (the real invoice mapper, numbered and dated, with a well-formed CUFE: when the
+// invoice mapper changes its name or shape, only `issueInvoice` changes), and what the sandbox says of a note.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildCufe } from '../../mappers/cufe.ts';
 import type { CreditedInvoice } from '../../mappers/credit-note-draft.ts';
 import { type MappingSettings, defaultMappingSettings } from '../../mappers/mapping-settings.ts';
-import { orderToDocument } from '../../mappers/order-to-document.ts';
+import { type DocumentDraft, numberDocument } from '../../mappers/document-numbering.ts';
+import { REFERENCE_FIELDS } from '../../mappers/gateway-document.ts';
+import { cents } from '../../mappers/money.ts';
+import { orderToDraft } from '../../mappers/order-to-document.ts';
 import { type ShopifyOrder, parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { type ShopifyRefund, parseShopifyRefund } from '../../mappers/shopify-refund.ts';
+import { validateSendDocument } from '../../src/sandbox/document-rules.ts';
+import { checkNoteAgainstInvoice } from '../../src/sandbox/rules/credit-note-rules.ts';
+import { DEFAULT_SANDBOX_CREDENTIALS } from '../../src/sandbox/sandbox-access.ts';
+import { brokenInvariants } from './document-invariants.ts';
 
 export const REFUND_FIXTURES_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'refunds');
 
@@ -39,13 +46,9 @@ export const INVOICE_NOW = new Date('2026-11-03T15:30:00Z');
 
 /** The authorized invoice of an order: mapped by the invoice mapper, numbered `fiscalNumber`, with its CUFE. */
 export function issueInvoice(order: ShopifyOrder, settings: MappingSettings = defaultMappingSettings, fiscalNumber = 1): CreditedInvoice {
-  const mapped = orderToDocument({
-    order,
-    settings,
-    numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber },
-    now: INVOICE_NOW,
-  });
+  const mapped = orderToDraft({ order, settings });
   if (!mapped.ok) throw new Error(`order not invoiced: ${JSON.stringify(mapped.problems)}`);
+  const document = numberDocument(mapped.draft, { branchCode: '0000', billingPoint: '001', fiscalNumber }, INVOICE_NOW);
   const cufe = buildCufe({
     typeDocument: '01',
     taxpayerType: '2',
@@ -59,5 +62,33 @@ export function issueInvoice(order: ShopifyOrder, settings: MappingSettings = de
     environment: '2',
     securityCode: '123456789',
   });
-  return { document: mapped.document, cufe };
+  return { document, cufe };
+}
+
+const NOTE_NOW = new Date('2026-11-25T15:00:00Z');
+
+/**
+ * What the sandbox gateway says of a note (its first problem, or undefined): the note numbered and sent as type 04,
+ * with every rule of a SendDocument and its reference checked against the invoice, given the notes already credited.
+ * Also the DGI arithmetic by an independent check (document-invariants.ts).
+ */
+export function noteRejection(draft: DocumentDraft, invoice: CreditedInvoice, creditedCents: number): string | undefined {
+  const doc = numberDocument(draft, { branchCode: '0000', billingPoint: '002', fiscalNumber: 7 }, NOTE_NOW);
+  const broken = brokenInvariants(doc);
+  if (broken.length > 0) return broken.join('; ');
+  const request = { ...DEFAULT_SANDBOX_CREDENTIALS, identifierControlShipping: '1', environment: '2', document: doc };
+  const shape = validateSendDocument(request, NOTE_NOW);
+  if (shape !== undefined) return shape.message;
+  const reference = doc.dataTransaction[REFERENCE_FIELDS.list]![0]!;
+  const authorized = {
+    typeDocument: '01',
+    environment: '2',
+    totalInvoice: invoice.document.totalsSubTotals.totalInvoice,
+    document: invoice.document,
+  };
+  return checkNoteAgainstInvoice(
+    { environment: '2', reference, totalInvoice: doc.totalsSubTotals.totalInvoice },
+    authorized,
+    cents(creditedCents),
+  )?.message;
 }
