@@ -2,7 +2,7 @@
 // stays within the invoice: in total, per ITBMS rate (base and tax) and per invoice line (units and money). Notes
 // are attributed to the invoice's lines by their items' code and rate, which every note copies from the invoice. Pure.
 import type { GatewayDocument } from './gateway-document.ts';
-import type { InvoiceGroup, InvoiceLayout } from './invoice-layout.ts';
+import type { InvoiceGroup, InvoiceLayout, InvoiceLayoutResult } from './invoice-layout.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { parseCents } from './money.ts';
 
@@ -67,6 +67,21 @@ export function creditBalance(
     }
   }
   return { ok: true, balance };
+}
+
+export type CreditState =
+  { ok: true; layout: InvoiceLayout; balance: CreditBalance; left: Map<InvoiceGroup, Amounts> } | { ok: false; problems: MappingProblem[] };
+
+/** The invoice as read, the notes before attributed to its lines, and what is left of each line (settledRemaining). */
+export function creditState(layoutRead: InvoiceLayoutResult, credited: readonly CreditedDocument[]): CreditState {
+  if (!layoutRead.ok) return layoutRead;
+  const { layout } = layoutRead;
+  const balanceRead = creditBalance(layout, credited);
+  if (!balanceRead.ok) return balanceRead;
+  const { balance } = balanceRead;
+  const left = settledRemaining(layout, balance);
+  if (left === undefined) return { ok: false, problems: capProblems(layout, balance, []) };
+  return { ok: true, layout, balance, left };
 }
 
 /** What is left to credit of a group. */

@@ -2,12 +2,11 @@
 // totals that are exact sums of the items, the invoice's client block and transaction codes, and the reference to the
 // invoice by CUFE and date (DESIGN §9, names in gateway-document.ts REFERENCE_FIELDS). Pure.
 import type { DocumentDraft } from './document-numbering.ts';
-import { type GatewayDocument, type GatewayPayment, REFERENCE_FIELDS } from './gateway-document.ts';
+import { type GatewayDocument, type GatewayItem, type GatewayPayment, REFERENCE_FIELDS } from './gateway-document.ts';
 import type { ItemAmounts } from './line-arithmetic.ts';
 import type { MappingSettings } from './mapping-settings.ts';
-import { type Cents, formatCents } from './money.ts';
-import { sumItems } from './order-to-document.ts';
-import type { GatewayItem } from './gateway-document.ts';
+import type { Cents } from './money.ts';
+import { documentTotals, sumItems } from './order-to-document.ts';
 
 /** The authorized invoice a note corrects: the document as sent and the CUFE the gateway returned. */
 export interface CreditedInvoice {
@@ -23,7 +22,6 @@ export function creditNoteDraft(
   note: { items: GatewayItem[]; amounts: ItemAmounts[] },
   payments: GatewayPayment[],
 ): { draft: DocumentDraft; totalCents: Cents } {
-  const totals = sumItems(note.amounts);
   const source = invoice.document.dataTransaction;
   const draft: DocumentDraft = {
     dataTransaction: {
@@ -48,19 +46,7 @@ export function creditNoteDraft(
       ],
     },
     listItems: note.items,
-    totalsSubTotals: {
-      totalPriceNet: formatCents(totals.priceItem),
-      totalITBMS: formatCents(totals.valueITBMS),
-      totalISC: '0.00',
-      // Rule 7: the tax total (ITBMS + ISC), not the taxable base.
-      totalAmountTaxed: formatCents(totals.valueITBMS),
-      totalInvoice: formatCents(totals.totalValue),
-      totalValueReceived: formatCents(totals.totalValue),
-      timePayment: '1',
-      nroItems: String(note.items.length),
-      totalAllItems: formatCents(totals.totalValue),
-      listFormPayment: payments,
-    },
+    totalsSubTotals: documentTotals(note.amounts, payments),
   };
-  return { draft, totalCents: totals.totalValue };
+  return { draft, totalCents: sumItems(note.amounts).totalValue };
 }

@@ -2,7 +2,7 @@
 // replaced (DESIGN §9: a full credit note plus a new invoice). With no note before it, it mirrors the invoice item
 // for item; after partial notes it credits each line's remaining units, base and ITBMS exactly, so the notes add up
 // to the invoice. Payment forms are the invoice's, less what the notes before it returned. Pure.
-import { type CreditedDocument, allowanceDescription, capProblems, creditBalance, settledRemaining } from './credit-balance.ts';
+import { type CreditedDocument, allowanceDescription, capProblems, creditState } from './credit-balance.ts';
 import { type CreditLine, renderCreditLines } from './credit-lines.ts';
 import { type CreditedInvoice, creditNoteDraft } from './credit-note-draft.ts';
 import { invoiceRemainingPayments } from './credit-note-payments.ts';
@@ -21,15 +21,10 @@ export interface FullCreditNoteInput {
 
 export function fullCreditNote(input: FullCreditNoteInput): CreditNoteResult {
   const { invoice, credited, settings } = input;
-  const layoutRead = invoiceOnlyLayout(invoice.document.listItems);
-  if (!layoutRead.ok) return { kind: 'problems', problems: layoutRead.problems };
-  const layout = layoutRead.layout;
-  const balanceRead = creditBalance(layout, credited);
-  if (!balanceRead.ok) return { kind: 'problems', problems: balanceRead.problems };
-  const balance = balanceRead.balance;
+  const state = creditState(invoiceOnlyLayout(invoice.document.listItems), credited);
+  if (!state.ok) return { kind: 'problems', problems: state.problems };
+  const { layout, balance, left: settled } = state;
 
-  const settled = settledRemaining(layout, balance);
-  if (settled === undefined) return { kind: 'problems', problems: capProblems(layout, balance, []) };
   const lines: CreditLine[] = [];
   for (const [group, left] of settled) {
     if (left.units <= 0 && left.net === 0 && left.tax === 0) continue;

@@ -1,7 +1,7 @@
 // A paid Shopify order → the gateway's invoice document, or the problems that stop it (DESIGN §6).
 // Pure: the fiscal number, billing point, the order's transactions and the clock are inputs.
 import type { DocumentDraft } from './document-numbering.ts';
-import type { GatewayTotals } from './gateway-document.ts';
+import type { GatewayPayment, GatewayTotals } from './gateway-document.ts';
 import { type BuyerFacts, type TaxIdSource, buildClient } from './invoice-client.ts';
 import { buildInvoiceLines } from './invoice-lines.ts';
 import type { ItemAmounts } from './line-arithmetic.ts';
@@ -51,19 +51,7 @@ export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
   if (!payments.ok) return { ok: false, problems: payments.problems };
 
   const d = settings.transactionDefaults;
-  const totalsSubTotals: GatewayTotals = {
-    totalPriceNet: formatCents(totals.priceItem),
-    totalITBMS: formatCents(totals.valueITBMS),
-    totalISC: '0.00',
-    // Rule 7: the tax total (ITBMS + ISC), not the taxable base.
-    totalAmountTaxed: formatCents(totals.valueITBMS),
-    totalInvoice: formatCents(totals.totalValue),
-    totalValueReceived: formatCents(totals.totalValue),
-    timePayment: '1',
-    nroItems: String(lines.items.length),
-    totalAllItems: formatCents(totals.totalValue),
-    listFormPayment: payments.payments,
-  };
+  const totalsSubTotals = documentTotals(lines.amounts, payments.payments);
   return {
     ok: true,
     draft: {
@@ -105,6 +93,24 @@ interface ItemTotals {
   priceItem: Cents;
   valueITBMS: Cents;
   totalValue: Cents;
+}
+
+/** A document's totals (invoices and credit notes alike): exact sums of its items, paid in full by `payments`. */
+export function documentTotals(amounts: ItemAmounts[], payments: GatewayPayment[]): GatewayTotals {
+  const totals = sumItems(amounts);
+  return {
+    totalPriceNet: formatCents(totals.priceItem),
+    totalITBMS: formatCents(totals.valueITBMS),
+    totalISC: '0.00',
+    // Rule 7: the tax total (ITBMS + ISC), not the taxable base.
+    totalAmountTaxed: formatCents(totals.valueITBMS),
+    totalInvoice: formatCents(totals.totalValue),
+    totalValueReceived: formatCents(totals.totalValue),
+    timePayment: '1',
+    nroItems: String(amounts.length),
+    totalAllItems: formatCents(totals.totalValue),
+    listFormPayment: payments,
+  };
 }
 
 /** Rules 5, 6, 8: totals are exact sums of the items. */

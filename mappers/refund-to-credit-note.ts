@@ -3,7 +3,7 @@
 // tax), refunded shipping, and amount-only money allocated over what is left of the invoice; its total is what was
 // refunded for what the invoice covered, to the cent; every line keeps the DGI arithmetic; with the notes before
 // it, it never credits more than the invoice. Pure: the invoice, the notes already issued and the settings are inputs.
-import { type Amounts, type CreditedDocument, capProblems, creditBalance, settledRemaining } from './credit-balance.ts';
+import { type Amounts, type CreditedDocument, capProblems, creditState } from './credit-balance.ts';
 import { allowanceLines } from './credit-allocation.ts';
 import { type CreditLine, preferredTax, renderCreditLines } from './credit-lines.ts';
 import { type CreditedInvoice, creditNoteDraft } from './credit-note-draft.ts';
@@ -53,14 +53,9 @@ export function refundToCreditNote(input: RefundToCreditNoteInput): CreditNoteRe
   const refunded = returned.reduce((a, t) => a + t.amount, 0);
   if (refunded === 0) return { kind: 'nothing', reason: 'no_money_refunded' };
 
-  const layoutRead = readInvoiceLayout(order, invoice.document.listItems);
-  if (!layoutRead.ok) return { kind: 'problems', problems: layoutRead.problems };
-  const layout = layoutRead.layout;
-  const balanceRead = creditBalance(layout, credited);
-  if (!balanceRead.ok) return { kind: 'problems', problems: balanceRead.problems };
-  const balance = balanceRead.balance;
-  const before = settledRemaining(layout, balance);
-  if (before === undefined) return { kind: 'problems', problems: capProblems(layout, balance, []) };
+  const state = creditState(readInvoiceLayout(order, invoice.document.listItems), credited);
+  if (!state.ok) return { kind: 'problems', problems: state.problems };
+  const { layout, balance, left: before } = state;
 
   const money = reconcile(refund, layout, refunded);
   if (!money.ok) return { kind: 'problems', problems: money.problems };

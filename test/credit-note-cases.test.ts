@@ -3,27 +3,22 @@
 // Refund bodies are the fixtures' or the store simulator's (refund-payload.ts); amounts are worked out in comments.
 import { describe, expect, it } from 'vitest';
 import type { DocumentDraft } from '../mappers/document-numbering.ts';
-import type { GatewayItem } from '../mappers/gateway-document.ts';
 import { type MappingSettings, defaultMappingSettings, mappingSettingsSchema } from '../mappers/mapping-settings.ts';
 import { type CreditNoteResult, type CreditedInvoice, refundToCreditNote } from '../mappers/refund-to-credit-note.ts';
 import { type RefundRequest, buildRefundPayload } from '../src/shopify/store-simulator/refund-payload.ts';
-import { type RefundFixture, issueInvoice, parseOrder, parseRefund, readRefundFixture } from './support/refund-fixtures.ts';
+import {
+  type Item,
+  type RefundFixture,
+  issueInvoice,
+  itemOf,
+  parseOrder,
+  parseRefund,
+  readRefundFixture,
+} from './support/refund-fixtures.ts';
 import { withTexts } from './support/documents.ts';
 import { buildOrder } from './support/shopify-order-builder.ts';
 
 type Json = Record<string, unknown>;
-type Item = [
-  description: string,
-  code: string,
-  amount: string,
-  unit: string,
-  discount: string,
-  net: string,
-  rate: string,
-  itbms: string,
-  total: string,
-];
-
 interface Shop {
   order: Json;
   invoice: CreditedInvoice;
@@ -57,17 +52,7 @@ const refund = (s: Shop, request: RefundRequest) => credit(s, buildRefundPayload
 
 function items(result: CreditNoteResult): Item[] {
   if (result.kind !== 'draft') throw new Error(`expected a draft: ${JSON.stringify(result)}`);
-  return result.draft.listItems.map((i: GatewayItem) => [
-    i.description,
-    i.code,
-    i.amount,
-    i.priceUnit,
-    i.priceUnitDiscount,
-    i.priceItem,
-    i.rateITBMS,
-    i.valueITBMS,
-    i.totalValue,
-  ]);
+  return result.draft.listItems.map(itemOf);
 }
 
 function totals(result: CreditNoteResult): [total: string, itbms: string, payments: string] {

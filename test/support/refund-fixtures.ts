@@ -7,7 +7,7 @@ import { buildCufe } from '../../mappers/cufe.ts';
 import type { CreditedInvoice } from '../../mappers/credit-note-draft.ts';
 import { type MappingSettings, defaultMappingSettings } from '../../mappers/mapping-settings.ts';
 import { type DocumentDraft, numberDocument } from '../../mappers/document-numbering.ts';
-import { REFERENCE_FIELDS } from '../../mappers/gateway-document.ts';
+import { type GatewayItem, REFERENCE_FIELDS } from '../../mappers/gateway-document.ts';
 import { cents } from '../../mappers/money.ts';
 import { orderToDraft } from '../../mappers/order-to-document.ts';
 import { type ShopifyOrder, parseShopifyOrder } from '../../mappers/shopify-order.ts';
@@ -91,4 +91,35 @@ export function noteRejection(draft: DocumentDraft, invoice: CreditedInvoice, cr
     authorized,
     cents(creditedCents),
   )?.message;
+}
+
+/** A note's item as one line of literals: what the tests expect. */
+export type Item = [
+  description: string,
+  code: string,
+  amount: string,
+  unit: string,
+  discount: string,
+  net: string,
+  rate: string,
+  itbms: string,
+  total: string,
+];
+
+export function gatewayItem([
+  description,
+  code,
+  amount,
+  priceUnit,
+  priceUnitDiscount,
+  priceItem,
+  rateITBMS,
+  valueITBMS,
+  totalValue,
+]: Item): GatewayItem {
+  return { description, code, amount, priceUnit, priceUnitDiscount, priceItem, rateITBMS, valueITBMS, totalValue };
+}
+
+export function itemOf(i: GatewayItem): Item {
+  return [i.description, i.code, i.amount, i.priceUnit, i.priceUnitDiscount, i.priceItem, i.rateITBMS, i.valueITBMS, i.totalValue];
 }
