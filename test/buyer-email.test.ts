@@ -3,6 +3,8 @@
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliContext } from '../src/cli/cli-context.ts';
+import { runInvoices } from '../src/cli/invoices-command.ts';
 import type { Database } from '../src/db/database.ts';
 import { documentEmails, documentPdfs, documents } from '../src/db/schema.ts';
 import { type CaughtMail, type MailCatcher, startMailCatcher } from '../src/demo/mail-catcher.ts';
@@ -193,6 +195,46 @@ describe.each(testDatabases)('buyer e-mail on $name', (target) => {
     expect(await api('POST', '/api/invoices/00000000-0000-4000-8000-000000000000/resend')).toMatchObject({ status: 404 });
   });
 
+  it('`invoices resend <id>` queues the e-mail again (exit 0), and refuses what cannot be sent (exit 1, 2)', async () => {
+    const doc = await invoiceFor(SHOP, { email: 'cli@example.com' });
+    await waitFor(async () => mailsTo('cli@example.com').length === 1, 10_000, 'the first e-mail');
+    const cli = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { out: (l: string) => void out.push(l), err: (l: string) => void err.push(l), stdin: async () => '' };
+      const context: CliContext = {
+        config: h.app.config,
+        logger: h.app.logger,
+        database: { ...database, close: async () => {} },
+        box: h.app.box,
+        shops: h.app.shops,
+        sessions: h.app.sessions,
+        newKeyFile: undefined,
+        close: async () => {},
+      };
+      const code = await runInvoices(args, io, async () => context);
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+
+    const queued = await cli('resend', doc.id);
+    expect(queued).toMatchObject({ code: 0, err: '' });
+    expect(queued.out).toBe(
+      `The e-mail of invoice ${doc.id} (${SHOP} ${doc.orderName}) to cli@example.com is queued; the running app sends it.`,
+    );
+    h.app.emails!.wake();
+    await waitFor(async () => mailsTo('cli@example.com').length === 2, 10_000, 'the resent e-mail');
+    expect((await recorded(doc.id)).map((e) => e.reason)).toEqual(['authorized', 'resend']);
+
+    const noAddress = await invoiceFor(SHOP, { email: '' });
+    expect(await cli('resend', noAddress.id)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('cannot be e-mailed: the document has no e-mail address for the buyer'),
+    });
+    expect(await cli('resend', '00000000-0000-4000-8000-000000000000')).toMatchObject({ code: 1 });
+    expect(await cli('resend', 'not-an-id')).toMatchObject({ code: 2 });
+    expect(await cli('resend')).toMatchObject({ code: 2 });
+  });
+
   it('sends nothing when the shop delivers the CAFE otherwise, and the document says how', async () => {
     const byProvider = await invoiceFor(PROVIDER_SHOP, { email: 'prov@example.com' });
     const onPaper = await invoiceFor(PAPER_SHOP, { email: 'papel@example.com' });
@@ -206,6 +248,25 @@ describe.each(testDatabases)('buyer e-mail on $name', (target) => {
     expect(await emailsOf(onPaper.id)).toEqual([]);
     expect(mailsTo('prov@example.com')).toEqual([]);
     expect(mailsTo('papel@example.com')).toEqual([]);
+  });
+
+  it('customers/redact drops the buyer’s e-mails not yet sent and blanks the address of those sent', async () => {
+    const sent = await invoiceFor(SHOP, { email: 'olga@example.com' });
+    await recorded(sent.id);
+    await catcher.close();
+    const waiting = await invoiceFor(SHOP, { email: 'olga@example.com' });
+    await waitFor(async () => (await emailsOf(waiting.id))[0]?.lastError, 10_000, 'a failed attempt');
+
+    const redact = await h.simulator.sendWebhook({
+      address: `${h.app.url}/webhooks/compliance`,
+      topic: 'customers/redact',
+      shop: SHOP,
+      payload: { shop_id: 1, shop_domain: SHOP, customer: { id: 1, email: 'olga@example.com' }, orders_to_redact: [] },
+    });
+    expect(redact.status).toBe(200);
+    expect(await emailsOf(waiting.id)).toEqual([]);
+    expect(await emailsOf(sent.id)).toMatchObject([{ recipient: '', status: 'sent' }]);
+    catcher = await startMailCatcher({ port, auth: { user: SMTP_USER, pass: SMTP_PASS } });
   });
 
   it('never writes the SMTP password in a log, a stored error or an answer', async () => {

@@ -46,15 +46,19 @@ export function createMailer(settings: Pick<MailSettings, 'smtpUrl'>): Mailer {
 
 interface SmtpError {
   code?: string;
+  command?: string;
   responseCode?: number;
   permanent?: boolean;
   message?: string;
 }
 
-/** The server refused this recipient or message for good (5xx to RCPT or DATA): sending it again would not help. */
+/**
+ * The server refused this recipient or this message for good (5xx to RCPT TO or to the message): sending it again
+ * would not help. Anything else (a login refused, the sender refused, the server away) may be fixed, so it is retried.
+ */
 function isRefusal(error: unknown): boolean {
   const e = (error ?? {}) as SmtpError;
-  return e.permanent === true && (e.code === 'EENVELOPE' || e.code === 'EMESSAGE');
+  return e.permanent === true && (e.command?.startsWith('RCPT') === true || e.code === 'EMESSAGE');
 }
 
 function describe(error: unknown): string {

@@ -1,7 +1,7 @@
 // The buyer e-mail outbox's statements: queueing (with the document's completion, or a resend), the e-mail runner's
 // leased claims and results, and what the page and the CLI read. Every runner update is guarded by its lease.
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.ts';
+import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/database.ts';
 import { documentEmails, documentPdfs, documents, shops } from '../../db/schema.ts';
 import type { EmailReason } from '../../delivery/email-state.ts';
 import type { Language, Message } from '../../messages/message.ts';
@@ -142,4 +142,15 @@ export async function orderSnapshotOf(db: Db, doc: Pick<DocumentRow, 'kind' | 's
   if (doc.kind === 'invoice' || doc.invoiceId === null) return doc.snapshot;
   const [invoice] = await db.select({ snapshot: documents.snapshot }).from(documents).where(eq(documents.id, doc.invoiceId));
   return invoice?.snapshot;
+}
+
+/** customers/redact: the buyer's e-mails not yet sent are dropped; those sent keep their record without the address. */
+export async function forgetBuyerEmails(db: Db | Tx, documentIds: readonly string[]): Promise<void> {
+  if (documentIds.length === 0) return;
+  const ofDocuments = inArray(documentEmails.documentId, [...documentIds]);
+  await db.delete(documentEmails).where(and(ofDocuments, ne(documentEmails.status, 'sent')));
+  await db
+    .update(documentEmails)
+    .set({ recipient: '', updatedAt: sql`now()` })
+    .where(ofDocuments);
 }
