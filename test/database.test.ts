@@ -171,10 +171,10 @@ describe('shops saved before the buyer e-mail (0003)', () => {
         branchCode: '0002',
         mapping: { transactionDefaults: { formatCAFE: '3', deliveryCAFE }, includeTips: true },
       });
-      await client.query(`insert into shops (shop, settings, enabled) values ('a.myshopify.com', $1::jsonb, true), ('b.myshopify.com', $2::jsonb, true)`, [
-        JSON.stringify(settings('3')),
-        JSON.stringify(settings('2')),
-      ]);
+      await client.query(
+        `insert into shops (shop, settings, enabled) values ('a.myshopify.com', $1::jsonb, true), ('b.myshopify.com', $2::jsonb, true)`,
+        [JSON.stringify(settings('3')), JSON.stringify(settings('2'))],
+      );
 
       await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
       const typed = drizzle({ client, schema }) as unknown as Db;
@@ -182,7 +182,11 @@ describe('shops saved before the buyer e-mail (0003)', () => {
       expect(stored).toEqual([
         {
           shop: 'a.myshopify.com',
-          settings: { environment: 'produccion', branchCode: '0002', mapping: { transactionDefaults: { formatCAFE: '3' }, includeTips: true } },
+          settings: {
+            environment: 'produccion',
+            branchCode: '0002',
+            mapping: { transactionDefaults: { formatCAFE: '3' }, includeTips: true },
+          },
         },
         { shop: 'b.myshopify.com', settings: settings('2') },
       ]);

@@ -108,7 +108,7 @@ export class EmailRunner {
       const reason = message(sent.permanent ? 'email_refused' : 'email_smtp_failed', { detail: sent.detail });
       return this.attemptFailed(row, reason, sent.permanent);
     }
-    await markEmailSent(this.d.db, row.id, this.owner, email.messageId);
+    await markEmailSent(this.d.db, row.id, this.owner, { messageId: email.messageId, attempts: row.attempts + 1 });
     this.d.logger.info(
       { emailId: row.id, documentId: row.documentId, shop: row.shop, reason: row.reason, messageId: email.messageId },
       'buyer e-mail sent',

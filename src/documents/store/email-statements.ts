@@ -77,22 +77,8 @@ export async function claimDueEmails(db: Db, o: { owner: string; limit: number; 
 }
 
 /** The SMTP server took it: sent, with its time and Message-ID. False when the lease was lost. */
-export async function markEmailSent(db: Db, id: string, owner: string, messageId: string): Promise<boolean> {
-  const done = await db
-    .update(documentEmails)
-    .set({
-      status: 'sent',
-      sentAt: sql`now()`,
-      messageId,
-      attempts: sql`${documentEmails.attempts} + 1`,
-      lastError: null,
-      leaseOwner: null,
-      leaseUntil: null,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(documentEmails.id, id), eq(documentEmails.leaseOwner, owner)))
-    .returning({ id: documentEmails.id });
-  return done.length > 0;
+export async function markEmailSent(db: Db, id: string, owner: string, o: { messageId: string; attempts: number }): Promise<boolean> {
+  return finishLeasedEmail(db, id, owner, { ...o, status: 'sent', sentAt: new Date(), lastError: null });
 }
 
 /** An attempt failed: try again at `nextAttemptAt`, or give up (`failed`), with the reason. */
@@ -102,17 +88,19 @@ export async function markEmailAttemptFailed(
   owner: string,
   o: { attempts: number; failed: boolean; nextAttemptAt: Date; lastError: Message },
 ): Promise<boolean> {
+  return finishLeasedEmail(db, id, owner, {
+    status: o.failed ? 'failed' : 'pending',
+    attempts: o.attempts,
+    nextAttemptAt: o.nextAttemptAt,
+    lastError: o.lastError,
+  });
+}
+
+/** Write the attempt's result and drop the lease, if this runner still holds it. */
+async function finishLeasedEmail(db: Db, id: string, owner: string, patch: Partial<typeof documentEmails.$inferInsert>): Promise<boolean> {
   const done = await db
     .update(documentEmails)
-    .set({
-      status: o.failed ? 'failed' : 'pending',
-      attempts: o.attempts,
-      nextAttemptAt: o.nextAttemptAt,
-      lastError: o.lastError,
-      leaseOwner: null,
-      leaseUntil: null,
-      updatedAt: sql`now()`,
-    })
+    .set({ ...patch, leaseOwner: null, leaseUntil: null, updatedAt: sql`now()` })
     .where(and(eq(documentEmails.id, id), eq(documentEmails.leaseOwner, owner)))
     .returning({ id: documentEmails.id });
   return done.length > 0;
