@@ -203,6 +203,9 @@ export async function skipFiscalNumber(
   if (row.fiscalNumber === null || row.branchCode === null || row.billingPoint === null) return row;
   const { fiscalNumber, branchCode, billingPoint } = row;
   return db.transaction(async (tx) => {
+    // Off the document first: with the lease lost, the number stays where it is and no skip is recorded.
+    const updated = await updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    if (!updated) return undefined;
     await tx.insert(fiscalSkips).values({
       shop: row.shop,
       branchCode,
@@ -212,7 +215,7 @@ export async function skipFiscalNumber(
       reason,
       documentId: row.id,
     });
-    return updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    return updated;
   });
 }
 
