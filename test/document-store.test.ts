@@ -376,9 +376,9 @@ describe.each(testDatabases)('documents store on $name', (target) => {
       const foreign = await put(db, shop, leasedTo(OWNER));
       const numbered = await put(db, shop, leasedTo(OWNER, { ...numbering, fiscalNumber: 7 }));
       const taken = await put(db, shop, leasedTo(OTHER));
-      expect(await discardLeased(db, foreign.id, OWNER)).toBe(true);
-      expect(await discardLeased(db, numbered.id, OWNER)).toBe(false);
-      expect(await discardLeased(db, taken.id, OWNER)).toBe(false);
+      expect(await discardLeased(db, foreign, OWNER)).toBe(true);
+      expect(await discardLeased(db, numbered, OWNER)).toBe(false);
+      expect(await discardLeased(db, taken, OWNER)).toBe(false);
       expect(ids(await db.select().from(documents).where(eq(documents.shop, shop))).sort()).toEqual([numbered.id, taken.id].sort());
     });
   });

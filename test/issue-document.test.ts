@@ -40,12 +40,28 @@ function hashOf(document: GatewayDocument): string {
     .digest('hex');
 }
 
-/** The journal of a send: a number reserved (unless the document has one), then marked and sent in one slot. */
-function sendCalls(document: GatewayDocument, o: { reserve: boolean }) {
+/** The order confirmed through the shop's own Admin API (no B2B company, no customer metafield asked for). */
+const confirmCall = [
+  'shopify.confirmOrder',
+  SHOP,
+  expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/),
+  { company: false, metafield: null },
+];
+
+/**
+ * The journal of a send: the order confirmed (unless told), a number reserved (unless the document has one), then
+ * marked and sent in one slot. A taxpayer's RUC came from the cart attributes (the fixtures').
+ */
+function sendCalls(document: GatewayDocument, o: { reserve: boolean; confirm?: boolean }) {
+  const taxIdSource = document.dataTransaction.client.typeClientEB === '01' ? 'cart_attributes' : null;
   return [
+    ...(o.confirm === false ? [] : [confirmCall]),
     ...(o.reserve ? [['store.reserveNumber', NUMBERING]] : []),
     ['slot.take'],
-    ['store.update', { sendMayHaveReached: true, document, documentHash: hashOf(document), environment: 'pruebas', problems: null }],
+    [
+      'store.markSending',
+      { sendMayHaveReached: true, document, documentHash: hashOf(document), environment: 'pruebas', problems: null, taxIdSource },
+    ],
     ['gateway.SendDocument', { credentials: CREDENTIALS, environment: 'pruebas', document }],
     ['slot.release'],
   ];
@@ -283,7 +299,7 @@ describe('send: the draft decides first', () => {
       reason: { key: 'nothing_to_invoice', params: {} },
       problems: [{ code: 'nothing_to_invoice', params: {} }],
     });
-    expect(world.journal).toEqual([]);
+    expect(world.journal).toEqual([confirmCall]);
   });
 
   it('mapping problems: a person looks, the first problem is the reason, all are kept, no number reserved', async () => {
@@ -299,7 +315,7 @@ describe('send: the draft decides first', () => {
         { code: 'unsupported_tax_rate', params: { rate: '8', what: 'Audífonos inalámbricos' }, path: 'line_items[0].tax_lines' },
       ],
     });
-    expect(world.journal).toEqual([]);
+    expect(world.journal).toEqual([confirmCall]);
   });
 
   it('refresh asked for: the order is read again and saved, and the fresh one is what is sent', async () => {
@@ -348,7 +364,11 @@ describe('send: the draft decides first', () => {
       { formPaymentInvoice: '08', valueFeePaid: '200.00' },
       { formPaymentInvoice: '02', valueFeePaid: '163.80' },
     ]);
-    expect(world.journal).toEqual([['shopify.orderTransactions', SHOP, doc.orderGid], ...sendCalls(document, { reserve: true })]);
+    expect(world.journal).toEqual([
+      confirmCall,
+      ['shopify.orderTransactions', SHOP, doc.orderGid],
+      ...sendCalls(document, { reserve: true, confirm: false }),
+    ]);
   });
 
   it("several gateways: a failed read of the transactions retries; unreadable ones are the order's problem", async () => {
@@ -360,7 +380,55 @@ describe('send: the draft decides first', () => {
     world.shopify.orderTransactions = { ok: true, data: [{ gateway: 'Bank Deposit', kind: 'SALE' }] };
     const unreadable = (await step(doc)).next;
     expect(unreadable).toMatchObject({ kind: 'attention', error: { kind: 'mapping', message: { key: 'order_unreadable' } } });
-    expect(world.journal).toEqual(Array(2).fill(['shopify.orderTransactions', SHOP, doc.orderGid]));
+    expect(world.journal).toEqual(
+      Array(2)
+        .fill([confirmCall, ['shopify.orderTransactions', SHOP, doc.orderGid]])
+        .flat(),
+    );
+  });
+});
+
+describe("send: the order confirmed through its own shop's Admin API", () => {
+  it('an order the shop does not have (a body signed for another shop): discarded, nothing reserved or sent', async () => {
+    world.shopify.confirmOrder = { ok: true, data: null };
+    const out = await step(claimedInvoice(orderBody('tax-exclusive')));
+    expect(out.next).toStrictEqual({ kind: 'discard', reason: 'the shop has no such order (a body signed for another shop?)' });
+    expect(world.journal).toEqual([confirmCall]);
+  });
+
+  it('Shopify not answering: retried; refusing (a missing scope): a person looks, nothing reserved', async () => {
+    world.shopify.confirmOrder = { ok: false, retryable: true, message: 'HTTP 503' };
+    expect((await step(claimedInvoice(orderBody('tax-exclusive')))).next).toStrictEqual(
+      retried('unavailable', 'unavailable', { reason: 'Shopify, confirming the order: HTTP 503' }),
+    );
+    world.shopify.confirmOrder = { ok: false, retryable: false, message: 'Access denied for purchasingEntity field.' };
+    expect((await step(claimedInvoice(orderBody('tax-exclusive')))).next).toStrictEqual({
+      kind: 'attention',
+      error: {
+        kind: 'order_unconfirmed',
+        code: undefined,
+        message: { key: 'order_unconfirmed', params: { detail: 'confirming the order: Access denied for purchasingEntity field.' } },
+      },
+    });
+    expect(world.journal).toEqual([confirmCall, confirmCall]);
+  });
+
+  it("a B2B order: the company location's tax id is asked for and makes the taxpayer, its source recorded", async () => {
+    const b2b = orderBody('tax-exclusive', (o) => {
+      o.company = { id: 7100000001, location_id: 7200000001 };
+    });
+    world.shopify.confirmOrder = {
+      ok: true,
+      data: { company: { name: 'Importadora Ejemplo, S.A.', taxId: '155646463-2-2017 DV 86' }, customerMetafield: undefined },
+    };
+    world.gateway.send.push(answers.authorized());
+    const out = await step(claimedInvoice(b2b));
+    expect(out.doc.taxIdSource).toBe('b2b_company');
+    expect((out.doc.document as GatewayDocument).dataTransaction.client).toMatchObject({
+      numberRUC: '155646463-2-2017',
+      digitCheckRUC: '86',
+    });
+    expect(world.journal[0]).toEqual(['shopify.confirmOrder', SHOP, out.doc.orderGid, { company: true, metafield: null }]);
   });
 });
 
@@ -380,7 +448,7 @@ describe('send: the lease lost wherever the store writes', () => {
   it('reserving the number: lost, nothing sent', async () => {
     world.store.leaseLostAtWrite = 1;
     expect((await step(claimedInvoice(orderBody('tax-exclusive')))).next).toStrictEqual({ kind: 'lost' });
-    expect(world.journal).toEqual([['store.reserveNumber', NUMBERING]]);
+    expect(world.journal).toEqual([confirmCall, ['store.reserveNumber', NUMBERING]]);
   });
 
   it('marking the document as possibly sent: lost, SendDocument never called', async () => {

@@ -4,7 +4,8 @@
 // and `unused()` lists what was queued and never asked for.
 import type { GatewayClient, PdfOutcome, SendOutcome, StatusOutcome } from '../../src/gateway/gateway-client.ts';
 import type { AdminResult } from '../../src/shopify/admin-client.ts';
-import type { GatewayAccess, IssuingDeps, IssuingStore, ShopifyOrders } from '../../src/documents/issuing-ports.ts';
+import type { CreditedNotes, GatewayAccess, IssuingDeps, IssuingStore, ShopifyOrders } from '../../src/documents/issuing-ports.ts';
+import type { OrderBuyer } from '../../src/shopify/order-queries.ts';
 import type { DocumentPatch, DocumentRow } from '../../src/documents/store/index.ts';
 import { APP_URL, CLAIMED_AT, NEXT_NUMBER } from './issuing-factories.ts';
 
@@ -20,6 +21,8 @@ export interface StoreState {
   writes: number;
   pdfTokens: Map<string, string>;
   completedNotes: DocumentRow[];
+  /** Another note of the invoice was saved first: markSending answers 'stale'. */
+  staleNotes: boolean;
 }
 
 function fakeStore(journal: Call[], state: StoreState) {
@@ -28,6 +31,13 @@ function fakeStore(journal: Call[], state: StoreState) {
     async update(doc: DocumentRow, patch: DocumentPatch) {
       journal.push(['store.update', patch]);
       if (!write()) return undefined;
+      const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      return { ...doc, ...changes } as DocumentRow;
+    },
+    async markSending(doc: DocumentRow, patch: DocumentPatch, credited?: CreditedNotes) {
+      journal.push(credited ? ['store.markSending', patch, credited] : ['store.markSending', patch]);
+      if (!write()) return undefined;
+      if (state.staleNotes) return 'stale' as const;
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       return { ...doc, ...changes } as DocumentRow;
     },
@@ -106,6 +116,8 @@ function fakeGatewayAccess(journal: Call[], client: GatewayClient) {
 
 /** The Admin API's answers; each defaults to success. */
 export interface ShopifyScript {
+  confirmOrder: AdminResult<OrderBuyer | null>;
+  confirmRefund: AdminResult<boolean>;
   readOrder: AdminResult<{ text: string; json: unknown } | null>;
   orderTransactions: AdminResult<unknown[]>;
   writeInvoiceMetafields: AdminResult<unknown>;
@@ -114,6 +126,14 @@ export interface ShopifyScript {
 
 function fakeShopifyOrders(journal: Call[], script: ShopifyScript) {
   return {
+    async confirmOrder(shop, orderGid, want) {
+      journal.push(['shopify.confirmOrder', shop, orderGid, want]);
+      return script.confirmOrder;
+    },
+    async confirmRefund(shop, refundGid) {
+      journal.push(['shopify.confirmRefund', shop, refundGid]);
+      return script.confirmRefund;
+    },
     async readOrder(shop, orderGid) {
       journal.push(['shopify.readOrder', shop, orderGid]);
       return script.readOrder;
@@ -137,9 +157,18 @@ function fakeShopifyOrders(journal: Call[], script: ShopifyScript) {
 export function issuingWorld() {
   const journal: Call[] = [];
   const clock = { now: CLAIMED_AT };
-  const store: StoreState = { nextNumber: NEXT_NUMBER, leaseLostAtWrite: undefined, writes: 0, pdfTokens: new Map(), completedNotes: [] };
+  const store: StoreState = {
+    nextNumber: NEXT_NUMBER,
+    leaseLostAtWrite: undefined,
+    writes: 0,
+    pdfTokens: new Map(),
+    completedNotes: [],
+    staleNotes: false,
+  };
   const gateway: GatewayScript = { send: [], pdf: [], status: [] };
   const shopify: ShopifyScript = {
+    confirmOrder: { ok: true, data: { company: undefined, customerMetafield: undefined } },
+    confirmRefund: { ok: true, data: true },
     readOrder: { ok: true, data: null },
     orderTransactions: { ok: true, data: [] },
     writeInvoiceMetafields: { ok: true, data: { written: 6 } },
