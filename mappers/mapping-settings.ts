@@ -227,6 +227,17 @@ export const mappingSettingsSchema = z.object({
   checkoutAttributes: checkoutAttributesSchema.prefault({}),
   /** Who gives the buyer the CAFE; only with `app_email` does the app e-mail it (when SMTP is configured). */
   cafeDelivery: z.enum(CAFE_DELIVERY, { error: `cafeDelivery must be one of: ${CAFE_DELIVERY.join(', ')}` }).default('app_email'),
+  /**
+   * Where the shop keeps its customers' RUC as a customer metafield (DESIGN §10): read through the Admin API (scope
+   * read_customers) when the order has no B2B company tax id; the text holds the RUC and its DV ("155596713-2-2015 DV 59").
+   */
+  customerTaxIdMetafield: z
+    .strictObject({
+      namespace: z.string({ error: 'namespace must be text' }).trim().min(1, 'namespace cannot be empty').max(255),
+      key: z.string({ error: 'key must be text' }).trim().min(1, 'key cannot be empty').max(64),
+    })
+    .nullable()
+    .default(null),
   /** Client location when the order gives none: Bella Vista, Panamá, Panamá. */
   defaultLocationCode: locationCodeSchema.default('8-8-7'),
   /** Gift-card purchases are not a sale of goods; invoiced only when the shop says so. */

@@ -48,6 +48,7 @@ describe('mappingSettingsSchema', () => {
       checkoutAttributes: { ruc: 'ruc', dv: 'dv', businessName: 'razon_social', address: 'direccion', locationCode: 'codigo_ubicacion' },
       defaultLocationCode: '8-8-7',
       cafeDelivery: 'app_email',
+      customerTaxIdMetafield: null,
       includeGiftCards: false,
       includeTips: false,
       taxRateCodes: {},
