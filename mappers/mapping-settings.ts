@@ -118,11 +118,26 @@ const transactionDefaultsSchema = z.object({
   typeOperation: codeEnum('typeOperation', TYPE_OPERATION).default('1'),
   destinationOperation: codeEnum('destinationOperation', DESTINATION_OPERATION).default('1'),
   formatCAFE: codeEnum('formatCAFE', FORMAT_CAFE).default('3'),
-  deliveryCAFE: codeEnum('deliveryCAFE', DELIVERY_CAFE).default('3'),
+  /** Left out: what `cafeDelivery` says (deliveryCafeCode). Set: this code, whatever the delivery. */
+  deliveryCAFE: codeEnum('deliveryCAFE', DELIVERY_CAFE).optional(),
   shippingContainer: codeEnum('shippingContainer', SHIPPING_CONTAINER).default('1'),
   processGeneration: codeEnum('processGeneration', PROCESS_GENERATION).default('1'),
   typeSale: codeEnum('typeSale', TYPE_SALE).default('1'),
 });
+
+/**
+ * Who gives the buyer the CAFE (the PDF): the app e-mails it, the certification provider e-mails it itself, or the
+ * shop hands it over on paper. The first two are "sent electronically" (deliveryCAFE 3), the third "delivered on
+ * paper" (2).
+ */
+export const CAFE_DELIVERY = ['app_email', 'provider_email', 'paper'] as const;
+export type CafeDelivery = (typeof CAFE_DELIVERY)[number];
+const CAFE_DELIVERY_CODE = { app_email: '3', provider_email: '3', paper: '2' } as const satisfies Record<CafeDelivery, string>;
+
+/** The document's `deliveryCAFE`: the merchant's code when set, else what the shop's delivery really is. */
+export function deliveryCafeCode(settings: Pick<MappingSettings, 'transactionDefaults' | 'cafeDelivery'>): string {
+  return settings.transactionDefaults.deliveryCAFE ?? CAFE_DELIVERY_CODE[settings.cafeDelivery];
+}
 
 const attributeName = (what: string, fallback: string) =>
   z
@@ -210,6 +225,8 @@ export const mappingSettingsSchema = z.object({
    */
   defaultPaymentForm: paymentFormCode.default('03'),
   checkoutAttributes: checkoutAttributesSchema.prefault({}),
+  /** Who gives the buyer the CAFE; only with `app_email` does the app e-mail it (when SMTP is configured). */
+  cafeDelivery: z.enum(CAFE_DELIVERY, { error: `cafeDelivery must be one of: ${CAFE_DELIVERY.join(', ')}` }).default('app_email'),
   /**
    * Where the shop keeps its customers' RUC as a customer metafield (DESIGN §10): read through the Admin API (scope
    * read_customers) when the order has no B2B company tax id; the text holds the RUC and its DV ("155596713-2-2015 DV 59").

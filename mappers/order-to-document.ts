@@ -5,7 +5,7 @@ import type { GatewayPayment, GatewayTotals } from './gateway-document.ts';
 import { type BuyerFacts, type TaxIdSource, buildClient } from './invoice-client.ts';
 import { buildInvoiceLines } from './invoice-lines.ts';
 import type { ItemAmounts } from './line-arithmetic.ts';
-import type { MappingSettings } from './mapping-settings.ts';
+import { type MappingSettings, deliveryCafeCode } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, formatCents, sumCents } from './money.ts';
 import { type OrderTransaction, buildPayments } from './payments.ts';
@@ -62,7 +62,7 @@ export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
         typeOperation: d.typeOperation,
         destinationOperation: d.destinationOperation,
         formatCAFE: d.formatCAFE,
-        deliveryCAFE: d.deliveryCAFE,
+        deliveryCAFE: deliveryCafeCode(settings),
         shippingContainer: d.shippingContainer,
         processGeneration: d.processGeneration,
         typeSale: d.typeSale,

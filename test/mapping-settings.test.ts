@@ -17,7 +17,7 @@ describe('mappingSettingsSchema', () => {
         typeOperation: '1',
         destinationOperation: '1',
         formatCAFE: '3',
-        deliveryCAFE: '3',
+        // deliveryCAFE: none, so the code follows cafeDelivery (3 for app_email).
         shippingContainer: '1',
         processGeneration: '1',
         typeSale: '1',
@@ -49,6 +49,7 @@ describe('mappingSettingsSchema', () => {
       customerTaxIdMetafield: null,
       defaultLocationCode: '8-8-7',
       creditNoteNatureOperation: '11',
+      cafeDelivery: 'app_email',
       includeGiftCards: false,
       includeTips: false,
       taxRateCodes: {},

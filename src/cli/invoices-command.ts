@@ -1,7 +1,8 @@
-// `npm run cli -- invoices list|show|retry`: read invoices and put failed ones back in the queue.
-// A retried invoice is picked up by the running app's worker (or the next start).
+// `npm run cli -- invoices list|show|retry|resend`: read invoices, put failed ones back in the queue, e-mail one to
+// its buyer again. The running app's worker (or the next start) picks up what is queued here.
 import { formatCents } from '../../mappers/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import { resendDocument } from '../delivery/resend.ts';
 import { DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../documents/document-state.ts';
 import {
   type DocumentListRow,
@@ -34,6 +35,7 @@ export const USAGE = [
   '  npm run cli -- invoices show <invoice id> [--json]',
   '  npm run cli -- invoices retry <invoice id>',
   '  npm run cli -- invoices retry --failed [--shop <domain>]',
+  '  npm run cli -- invoices resend <invoice id>',
   `statuses: ${DOCUMENT_STATUSES.join(', ')}`,
 ].join('\n');
 
@@ -50,6 +52,7 @@ export async function runInvoices(args: readonly string[], io: CliIo, open: Open
     list: (rest) => list(rest, io, open),
     show: (rest) => show(rest, io, open),
     retry: (rest) => retry(rest, io, open),
+    resend: (rest) => resend(rest, io, open),
   });
 }
 
@@ -185,6 +188,25 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
     else if (!shopRow.enabled) io.err(`warning: invoicing is disabled for ${row.shop}; the invoice waits until it is enabled.`);
     else if (shopRow.pausedReason)
       io.err(`warning: ${row.shop} is paused (${render(shopRow.pausedReason, 'en')}); save its settings to resume.`);
+    return EXIT_OK;
+  });
+}
+
+async function resend(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
+  const usage = 'invoices resend <invoice id>';
+  const { positionals } = parseCommandArgs(args, { positionals: 1 }, usage);
+  const id = invoiceId(positionals, usage);
+  return withContext(open, io, async (ctx) => {
+    const row = await findDocument(ctx.database.db, id);
+    if (!row) throw new CliFailure(`no invoice ${id}`);
+    // The demo's app sends through its own mail catcher; otherwise the app needs SMTP, as configured here.
+    const outcome = await resendDocument(ctx.database.db, row, ctx.config.mail !== undefined || ctx.config.demo);
+    if (!outcome.ok) throw new CliFailure(`invoice ${id} cannot be e-mailed: ${outcome.error}`);
+    io.out(
+      outcome.queued
+        ? `The e-mail of invoice ${id} (${row.shop} ${row.orderName}) to ${outcome.email.recipient} is queued; the running app sends it.`
+        : `An e-mail of invoice ${id} to ${outcome.email.recipient} is already waiting to be sent; nothing more queued.`,
+    );
     return EXIT_OK;
   });
 }

@@ -49,7 +49,26 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
   RECONCILE_WINDOW_HOURS: positiveInt.default(48),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+
+  SMTP_URL: z
+    .string()
+    .refine(isSmtpUrl, 'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587')
+    .optional(),
+  MAIL_FROM: z.email({ error: 'must be an e-mail address, e.g. facturas@example.com' }).optional(),
+  MAIL_MAX_ATTEMPTS: positiveInt.default(10),
+  MAIL_RETRY_BASE_MS: positiveInt.default(60_000),
+  MAIL_RETRY_MAX_MS: positiveInt.default(3_600_000),
 });
+
+/** Checked without ever putting the value (it may hold a password) in a message. */
+function isSmtpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 type Env = z.infer<typeof envSchema>;
 
@@ -100,6 +119,18 @@ export interface AppConfig {
   reconcile: { intervalMinutes: number; windowHours: number };
   /** Who may read /metrics: anyone (development), holders of the bearer token, or nobody (production without one). */
   metrics: MetricsAccess;
+  /** E-mail to buyers (SMTP_URL and MAIL_FROM); undefined: no delivery for any shop. */
+  mail: MailSettings | undefined;
+}
+
+export interface MailSettings {
+  /** smtp:// or smtps://, user and password included: a secret, never logged or shown. */
+  smtpUrl: string;
+  /** The sender's address; the From name is the shop's. */
+  from: string;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
 }
 
 export type MetricsAccess = { kind: 'open' } | { kind: 'token'; token: string } | { kind: 'off' };
@@ -137,6 +168,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // A claimed invoice must outlive its slowest gateway call, or a second worker could take it over mid-call.
   if (env.WORKER_LEASE_MS < 2 * env.GATEWAY_TIMEOUT_MS) {
     problems.push(`WORKER_LEASE_MS: must be at least twice GATEWAY_TIMEOUT_MS (${2 * env.GATEWAY_TIMEOUT_MS})`);
+  }
+  if ((env.SMTP_URL === undefined) !== (env.MAIL_FROM === undefined)) {
+    problems.push(env.SMTP_URL === undefined ? 'SMTP_URL: required with MAIL_FROM' : 'MAIL_FROM: required with SMTP_URL');
   }
   if (env.NODE_ENV === 'production') {
     if (demo) problems.push('NODE_ENV=production needs the Shopify and gateway settings (the demo never runs in production)');
@@ -196,6 +230,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : env.NODE_ENV === 'production'
           ? { kind: 'off' }
           : { kind: 'open' },
+    mail:
+      env.SMTP_URL !== undefined && env.MAIL_FROM !== undefined
+        ? {
+            smtpUrl: env.SMTP_URL,
+            from: env.MAIL_FROM,
+            maxAttempts: env.MAIL_MAX_ATTEMPTS,
+            retryBaseMs: env.MAIL_RETRY_BASE_MS,
+            retryMaxMs: env.MAIL_RETRY_MAX_MS,
+          }
+        : undefined,
   };
 }
 

@@ -16,7 +16,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { EMAIL_REASONS, EMAIL_STATUSES } from '../delivery/email-state.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS, TAX_ID_SOURCES } from '../documents/document-state.ts';
+import { LANGUAGES } from '../messages/message.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -183,6 +185,46 @@ export const documentPdfs = pgTable('document_pdfs', {
   createdAt: tstz('created_at').notNull().defaultNow(),
 });
 
+/**
+ * The buyer e-mail outbox: one row per e-mail to send, claimed by the e-mail runner with a lease. At most one
+ * 'authorized' e-mail per document (queued with the document's completion); resends add rows.
+ */
+export const documentEmails = pgTable(
+  'document_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    shop: text('shop').notNull(),
+    recipient: text('recipient').notNull(),
+    language: text('language', { enum: LANGUAGES }).notNull(),
+    reason: text('reason', { enum: EMAIL_REASONS }).notNull(),
+    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: tstz('lease_until'),
+    sentAt: tstz('sent_at'),
+    /** The Message-ID header, chosen before the first attempt so a repeated send carries the same one. */
+    messageId: text('message_id'),
+    /** Why the last attempt failed, as a catalogue message { key, params }. */
+    lastError: jsonb('last_error'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('document_emails_authorized_uq')
+      .on(t.documentId)
+      .where(sql`${t.reason} = 'authorized'`),
+    index('document_emails_document_idx').on(t.documentId, t.createdAt),
+    index('document_emails_due_idx').on(t.status, t.nextAttemptAt),
+    check('document_emails_status_ck', oneOf('status', EMAIL_STATUSES)),
+    check('document_emails_reason_ck', oneOf('reason', EMAIL_REASONS)),
+    check('document_emails_language_ck', oneOf('language', LANGUAGES)),
+  ],
+);
+
 /** Next fiscal number per shop, branch, billing point and document type. Reserved under a row lock. */
 export const fiscalSequences = pgTable(
   'fiscal_sequences',
@@ -281,6 +323,7 @@ export const schema = {
   shops,
   documents,
   documentPdfs,
+  documentEmails,
   fiscalSequences,
   fiscalSkips,
   webhookDeliveries,

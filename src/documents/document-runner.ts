@@ -13,6 +13,7 @@ import type { IssuingDeps, ShopifyOrders } from './issuing-ports.ts';
 import { applyTransition } from './apply-transition.ts';
 import {
   type DocumentRow,
+  type EmailToQueue,
   claimDue,
   currentInvoice,
   notesAgainst,
@@ -41,6 +42,11 @@ export interface RunnerDeps {
   random?: () => number;
   /** A document was authorized or finished (metrics, time to invoice). */
   onFinished?: (doc: DocumentRow) => void;
+  /** The buyer's e-mail of a completing document, by the shop's settings as of the claim (src/delivery/). */
+  buyerEmail?: {
+    emailFor(doc: DocumentRow, shop: Shop): Promise<EmailToQueue | undefined>;
+    queued(): void;
+  };
 }
 
 /** How many numbers one claim may skip in a row before it waits (numbers used outside the app). */
@@ -167,6 +173,7 @@ export class DocumentRunner {
       logger: this.d.logger,
       shops: this.d.shops,
       calls,
+      ...(this.d.buyerEmail ? { buyerEmail: completionEmail(this.d.buyerEmail, shop) } : {}),
     };
     let doc: DocumentRow | undefined = claimed;
     let skips = 0;
@@ -218,6 +225,10 @@ export class DocumentRunner {
       appUrl: this.d.appUrl,
     };
   }
+}
+
+function completionEmail(hook: NonNullable<RunnerDeps['buyerEmail']>, shop: Shop) {
+  return { emailFor: (doc: DocumentRow) => hook.emailFor(doc, shop), queued: () => hook.queued() };
 }
 
 function tooManySkips() {

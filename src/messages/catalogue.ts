@@ -1,6 +1,7 @@
 // Every message a merchant or operator reads about a document, in Spanish and English: why it stopped and what to do,
 // notices, statuses. The admin API, the CLI and the logs render from here; nothing stores or repeats these texts.
 import type { DocumentStatus } from '../documents/document-state.ts';
+import { EMAIL_MESSAGES } from './email-texts.ts';
 import { PROBLEM_TEXTS } from './problem-texts.ts';
 import type { Language, Localized, Message, MessageParams } from './message.ts';
 
@@ -174,7 +175,7 @@ export const STATUS_LABELS: Record<DocumentStatus, Localized> = {
 
 /** A message in one language; an unknown key renders as its key and parameters (never nothing). */
 export function render(m: Message, language: Language): string {
-  const entry = ENTRIES[m.key] ?? PROBLEM_TEXTS[m.key];
+  const entry = ENTRIES[m.key] ?? PROBLEM_TEXTS[m.key] ?? EMAIL_MESSAGES[m.key];
   const text = entry ? entry[language](m.params) : `${m.key} ${JSON.stringify(m.params)}`;
   return m.cause ? `${text} ${render(m.cause, language)}` : text;
 }

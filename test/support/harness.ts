@@ -21,7 +21,8 @@ export interface Harness {
   sandbox: RunningSandbox;
   simulator: StoreSimulator;
   webhookAddress: string;
-  installShop(shop: string, settings?: Partial<SettingsInput>): Promise<void>;
+  /** `name`: the shop's name in Shopify (the From name of buyer e-mails). */
+  installShop(shop: string, settings?: Partial<SettingsInput>, options?: { name?: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,8 +88,11 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     sandbox,
     simulator,
     webhookAddress: `${app.url}/webhooks/orders/paid`,
-    async installShop(shop, settings = {}) {
-      const { accessToken } = simulator.addShop(shop, { scope: TEST_SCOPES });
+    async installShop(shop, settings = {}, options = {}) {
+      const { accessToken } = simulator.addShop(shop, {
+        scope: TEST_SCOPES,
+        ...(options.name === undefined ? {} : { name: options.name }),
+      });
       await app.sessions.storeSession(
         new Session({
           id: app.shopify.session.getOfflineId(shop),

@@ -3,6 +3,7 @@
 // Dates are Panama's, and the summary says so.
 import { ApiError, api, errorText } from './api.js';
 import { banner, busy, button, card, clear, field, h, linkButton, toast } from './dom.js';
+import { emailCard, loadEmails } from './email-card.js';
 import { t } from './i18n.js';
 import { formatDateTime, formatDecimalText, formatMoney } from './format.js';
 import { localized, problemText, reasonAction, reasonTitle, statusBadge } from './invoice-status.js';
@@ -38,11 +39,13 @@ export async function renderDetail(container, ctx, id) {
       return;
     }
     if (disposed) return;
+    const emails = invoice.status === 'completed' ? await loadEmails(id) : null;
+    if (disposed) return;
     if (invoice.qr && qrImage?.address !== invoice.qr) {
       qrImage = await api('GET', `/api/invoices/${encodeURIComponent(id)}/qr`).catch(() => null);
       if (disposed) return;
     }
-    clear(container).append(...view(invoice));
+    clear(container).append(...view(invoice, emails));
     if (invoice.status === 'pending') {
       timer = window.setTimeout(async () => {
         await ctx.refreshShop().catch(() => undefined);
@@ -55,8 +58,8 @@ export async function renderDetail(container, ctx, id) {
     return h('a', { class: 'breadcrumb', href: '#/facturas' }, `‹ ${t('detail.back')}`);
   }
 
-  /** @param {InvoiceDetail} inv */
-  function view(inv) {
+  /** @param {InvoiceDetail} inv @param {import('./page-types').EmailsView | null} emails */
+  function view(inv, emails) {
     /** @type {HTMLElement[]} */
     const actions = [];
     if (inv.retryable) {
@@ -92,7 +95,7 @@ export async function renderDetail(container, ctx, id) {
       h(
         'div',
         { class: 'layout' },
-        h('div', { class: 'layout__main' }, documentCard(inv), callsCard(inv)),
+        h('div', { class: 'layout__main' }, documentCard(inv), emailCard(inv, emails, load), callsCard(inv)),
         h('div', { class: 'layout__side' }, summaryCard(inv), qrCard(inv)),
       ),
     );

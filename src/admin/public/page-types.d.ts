@@ -11,6 +11,7 @@ export type {
 } from '../invoice-view.ts';
 export type { Localized } from '../../messages/message.ts';
 import type { DocumentDetail as ServerInvoiceDetail } from '../invoice-view.ts';
+import type { emailView } from '../email-api.ts';
 import type { Localized } from '../../messages/message.ts';
 import type { DocumentStatus } from '../../documents/document-state.ts';
 
@@ -23,6 +24,7 @@ export interface Mapping {
   defaultPaymentForm: string;
   checkoutAttributes: Record<string, string>;
   defaultLocationCode: string;
+  cafeDelivery: string;
   includeGiftCards: boolean;
   includeTips: boolean;
   taxRateCodes: Record<string, string>;
@@ -80,4 +82,10 @@ declare global {
   interface Window {
     shopify?: AppBridge;
   }
+}
+
+/** GET /api/invoices/:id/emails. */
+export interface EmailsView {
+  configured: boolean;
+  emails: ReturnType<typeof emailView>[];
 }

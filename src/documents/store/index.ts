@@ -2,6 +2,7 @@
 // gateway-call audit). Each file holds the statements of one caller's job; every function takes the database (or a
 // transaction) first.
 export * from './document-rows.ts';
+export * from './email-statements.ts';
 export * from './intake-statements.ts';
 export * from './lease-statements.ts';
 export * from './order-statements.ts';

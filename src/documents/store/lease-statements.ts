@@ -7,6 +7,7 @@ import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, sh
 import type { GatewayCallRecord } from '../../gateway/gateway-client.ts';
 import { CLAIMABLE_STATUSES } from '../document-state.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
+import { type EmailToQueue, authorizedEmailInsert } from './email-statements.ts';
 
 export interface ClaimOptions {
   owner: string;
@@ -105,8 +106,10 @@ export interface GatewayCallLog {
 const NO_CALLS: GatewayCallLog = { shop: '', documentId: '', records: [] };
 
 /**
- * Finish with a row: write the patch and drop the lease, and log the gateway calls made for it, in one statement.
- * The calls are logged even when the lease was lost (they happened). False when it was lost.
+ * Finish with a row: write the patch and drop the lease, log the gateway calls made for it and queue the buyer's
+ * e-mail of a completed document, in one statement. The calls are logged even when the lease was lost (they
+ * happened), and so is the e-mail queued (the document is authorized either way; one per document). False when the
+ * lease was lost.
  */
 export async function finishLeased(
   db: Db,
@@ -114,6 +117,7 @@ export async function finishLeased(
   owner: string,
   patch: DocumentPatch,
   calls: GatewayCallLog = NO_CALLS,
+  email?: EmailToQueue,
 ): Promise<boolean> {
   const finish = (q: Pick<Db, 'update'>) =>
     q
@@ -121,9 +125,13 @@ export async function finishLeased(
       .set({ ...patch, leaseOwner: null, leaseUntil: null, updatedAt: sql`now()` })
       .where(and(eq(documents.id, id), eq(documents.leaseOwner, owner)))
       .returning({ id: documents.id });
-  if (calls.records.length === 0) return (await finish(db)).length > 0;
-  const logged = db.$with('logged').as(db.insert(gatewayCalls).values(callRows(calls)).returning({ id: gatewayCalls.id }));
-  return (await finish(db.with(logged))).length > 0;
+  const ctes = [
+    ...(calls.records.length > 0
+      ? [db.$with('logged').as(db.insert(gatewayCalls).values(callRows(calls)).returning({ id: gatewayCalls.id }))]
+      : []),
+    ...(email ? [authorizedEmailInsert(db, email)] : []),
+  ];
+  return (await finish(ctes.length > 0 ? db.with(...ctes) : db)).length > 0;
 }
 
 /**
@@ -203,6 +211,9 @@ export async function skipFiscalNumber(
   if (row.fiscalNumber === null || row.branchCode === null || row.billingPoint === null) return row;
   const { fiscalNumber, branchCode, billingPoint } = row;
   return db.transaction(async (tx) => {
+    // Off the document first: with the lease lost, the number stays where it is and no skip is recorded.
+    const updated = await updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    if (!updated) return undefined;
     await tx.insert(fiscalSkips).values({
       shop: row.shop,
       branchCode,
@@ -212,7 +223,7 @@ export async function skipFiscalNumber(
       reason,
       documentId: row.id,
     });
-    return updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    return updated;
   });
 }
 
