@@ -82,6 +82,18 @@ const ENTRIES: Record<string, Entry> = {
     es: () => 'Otra nota de crédito de la misma factura se emitía a la vez; esta se recalcula en un momento.',
     en: () => 'Another credit note of the same invoice was being issued at the same time; this one is recalculated in a moment.',
   },
+  credit_no_money_refunded: {
+    es: () => 'El reembolso no devolvió dinero (solo reposición de inventario): no hay nota de crédito que emitir.',
+    en: () => 'The refund returned no money (a restock only): there is no credit note to issue.',
+  },
+  credit_nothing_invoiced_refunded: {
+    es: () => 'Solo se reembolsó lo que la factura dejó fuera (tarjetas de regalo, propinas): no hay nota de crédito que emitir.',
+    en: () => 'Only what the invoice left out (gift cards, tips) was refunded: there is no credit note to issue.',
+  },
+  credit_everything_credited: {
+    es: () => 'Las notas de crédito anteriores ya cubren toda la factura: no hay nada más que acreditar.',
+    en: () => 'Earlier credit notes already cover the whole invoice: there is nothing left to credit.',
+  },
   refund_pending: {
     es: () => 'El reembolso aún está pendiente en la pasarela de pago; la nota de crédito se emite cuando se confirme.',
     en: () => 'The refund is still pending at the payment gateway; the credit note is issued once it is confirmed.',
