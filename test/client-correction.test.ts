@@ -28,6 +28,14 @@ const WRONG_DV = [
   { name: 'dv', value: '00' },
 ];
 
+/** The client file of README.md, exactly as a reader would copy it. */
+function documentedClient(): string {
+  const readme = fs.readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const block = /<!-- client-example[^>]*-->\s*```json\n([\s\S]*?)\n```/.exec(readme);
+  if (!block?.[1]) throw new Error('README.md has no client example');
+  return block[1];
+}
+
 const TAXPAYER = {
   type: 'taxpayer',
   ruc: '155596713-2-2015',
@@ -296,7 +304,7 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       return where;
     };
     const consumer = { type: 'final_consumer', name: 'Ana Pérez', email: 'ana@example.com' };
-    const good = file('client.json', JSON.stringify({ ...TAXPAYER, ruc: '8-442-445', dv: '8', name: 'Ana Pérez' }));
+    const good = file('client.json', documentedClient());
     const missing = path.join(dir, 'missing.json');
 
     expect(await cli('correct', stopped.id, '--file', missing)).toEqual({
@@ -329,17 +337,18 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
 
     expect(await cli('correct', stopped.id, '--file', good)).toEqual({
       code: 0,
-      out: [`Invoice ${stopped.id} (${SHOP} #3): client corrected (taxpayer, RUC 8-442-445 DV 08); back in the queue.`],
+      out: [`Invoice ${stopped.id} (${SHOP} #3): client corrected (taxpayer, RUC 155596713-2-2015 DV 59); back in the queue.`],
       err: [],
     });
     const done = await settled(6_600_000_000_003, 'completed');
-    expect(done.taxIdSource).toBe('correction');
+    expect(done).toMatchObject({ taxIdSource: 'correction', clientOverride: JSON.parse(documentedClient()) });
     expect(sentClient(done)).toMatchObject({
       typeClientEB: '01',
-      typeTaxpayer: '1',
-      numberRUC: '8-442-445',
-      digitCheckRUC: '08',
-      businessName: 'Ana Pérez',
+      numberRUC: '155596713-2-2015',
+      digitCheckRUC: '59',
+      businessName: 'Ferretería Central, S.A.',
+      address: 'Calle 50, Obarrio',
+      email1: 'compras@ferreteria.example',
     });
 
     const refused = `invoices correct: invoice ${stopped.id}: the invoice is authorized (completed): its client can no longer change`;
