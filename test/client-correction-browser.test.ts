@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import { CHROMIUM, hasChromium, launchChromium } from './support/chromium.ts';
+import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from './support/client-fixtures.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -32,6 +33,12 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
   const errorOf = (name: string) => page.locator(`#field-client-${name}-error`);
   const badge = () => page.locator('h1.page__title .badge').textContent();
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `correction-${target.name}-${name}.png`), fullPage: true });
+  /** Click *Guardar y reintentar*; the server's answer's status. */
+  async function save() {
+    const answer = page.waitForResponse((r) => r.url().endsWith('/client') && r.request().method() === 'PUT');
+    await page.click('#client-save');
+    return (await answer).status();
+  }
   const row = async () =>
     (
       await database.db
@@ -95,11 +102,9 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
     await shot('form');
 
     // Sent as it is: the server refuses the DV, and says why under the field. Nothing is saved.
-    await field('name').fill('Ferretería Central, S.A.');
-    await field('address').fill('Calle 50, Obarrio');
-    const refused = page.waitForResponse((r) => r.url().endsWith('/client') && r.request().method() === 'PUT');
-    await page.click('#client-save');
-    expect((await refused).status()).toBe(400);
+    await field('name').fill(TAXPAYER_CORRECTION.name);
+    await field('address').fill(TAXPAYER_CORRECTION.address);
+    expect(await save()).toBe(400);
     await errorOf('dv').waitFor({ state: 'visible', ...WAIT });
     expect(await errorOf('dv').textContent()).toBe('the check digit 00 does not belong to the RUC 155596713-2-2015');
     expect(await field('dv').getAttribute('aria-invalid')).toBe('true');
@@ -109,11 +114,9 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await shot('refused');
 
-    await field('dv').fill('59');
-    await field('email').fill('compras@ferreteria.example');
-    const saved = page.waitForResponse((r) => r.url().endsWith('/client') && r.request().method() === 'PUT');
-    await page.click('#client-save');
-    expect((await saved).status()).toBe(200);
+    await field('dv').fill(TAXPAYER_CORRECTION.dv);
+    await field('email').fill(TAXPAYER_CORRECTION.email);
+    expect(await save()).toBe(200);
     // Back in the queue, as the server answered; the form is gone (a queued invoice takes no correction).
     await expect.poll(badge, WAIT).toBe('En cola');
     expect(await page.locator('#toast').textContent()).toBe('Cliente corregido: la factura vuelve a la cola');
@@ -132,14 +135,6 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
     const done = await row();
     expect(done).toMatchObject({ status: 'completed', taxIdSource: 'correction' });
     const sent = h.sandbox.gateway.documents().find((d) => d.cufe === done!.cufe);
-    expect(sent?.document.dataTransaction.client).toMatchObject({
-      typeClientEB: '01',
-      numberRUC: '155596713-2-2015',
-      digitCheckRUC: '59',
-      businessName: 'Ferretería Central, S.A.',
-      address: 'Calle 50, Obarrio',
-      codeLocation: '8-8-7',
-      email1: 'compras@ferreteria.example',
-    });
+    expect(sent?.document.dataTransaction.client).toEqual(TAXPAYER_CLIENT_BLOCK);
   });
 });

@@ -14,6 +14,9 @@ import type { CliIo, OpenContext } from '../src/cli/cli-context.ts';
 import { runInvoices } from '../src/cli/invoices-command.ts';
 import type { Database } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
+import { customerDataReport } from '../src/privacy/customer-data-report.ts';
+import { redactCustomer } from '../src/privacy/customer-redaction.ts';
+import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from './support/client-fixtures.ts';
 import { testDatabases } from './support/databases.ts';
 import { invoiceRow } from './support/documents.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
@@ -35,16 +38,6 @@ function documentedClient(): string {
   if (!block?.[1]) throw new Error('README.md has no client example');
   return block[1];
 }
-
-const TAXPAYER = {
-  type: 'taxpayer',
-  ruc: '155596713-2-2015',
-  dv: '59',
-  name: 'Ferretería Central, S.A.',
-  address: 'Calle 50, Obarrio',
-  locationCode: '8-8-7',
-  email: 'compras@ferreteria.example',
-};
 
 type Row = typeof documents.$inferSelect;
 type Client = Record<string, string>;
@@ -136,7 +129,7 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       },
     });
 
-    const wrongDv = await putClient(stopped.id, { ...TAXPAYER, dv: '00' });
+    const wrongDv = await putClient(stopped.id, { ...TAXPAYER_CORRECTION, dv: '00' });
     expect(wrongDv).toEqual({
       status: 400,
       body: {
@@ -145,7 +138,13 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       },
     });
     // Every field that is wrong is named at once.
-    const several = await putClient(stopped.id, { ...TAXPAYER, name: '', locationCode: '99-99-99', email: 'no', phone: '6000-0000' });
+    const several = await putClient(stopped.id, {
+      ...TAXPAYER_CORRECTION,
+      name: '',
+      locationCode: '99-99-99',
+      email: 'no',
+      phone: '6000-0000',
+    });
     expect(several.status).toBe(400);
     expect(several.body.problems).toEqual([
       { path: 'name', message: 'name must have at least 1 characters' },
@@ -162,14 +161,14 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       body: { error: 'the body is not valid JSON', problems: [{ path: '(body)', message: 'is not valid JSON' }] },
     });
     // Another shop's token finds nothing, even with a valid client; an id that is not one is a 400.
-    expect(await putClient(stopped.id, TAXPAYER, OTHER)).toEqual({ status: 404, body: { error: 'invoice not found' } });
+    expect(await putClient(stopped.id, TAXPAYER_CORRECTION, OTHER)).toEqual({ status: 404, body: { error: 'invoice not found' } });
     expect((await call('DELETE', `/api/invoices/${stopped.id}/client`, { shop: OTHER })).status).toBe(404);
-    expect((await putClient('00000000-0000-4000-8000-000000000000', TAXPAYER)).status).toBe(404);
-    expect((await putClient('not-an-id', TAXPAYER)).status).toBe(400);
+    expect((await putClient('00000000-0000-4000-8000-000000000000', TAXPAYER_CORRECTION)).status).toBe(404);
+    expect((await putClient('not-an-id', TAXPAYER_CORRECTION)).status).toBe(400);
     // Nothing of that changed the invoice.
     expect(await rowOf(6_600_000_000_001)).toEqual(stopped);
 
-    const saved = await putClient(stopped.id, TAXPAYER);
+    const saved = await putClient(stopped.id, TAXPAYER_CORRECTION);
     expect(saved.status).toBe(200);
     expect(saved.body.invoice).toMatchObject({
       id: stopped.id,
@@ -177,36 +176,23 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       attempts: 0,
       reason: null,
       correctable: false,
-      clientCorrection: TAXPAYER,
+      clientCorrection: TAXPAYER_CORRECTION,
     });
 
     const done = await settled(6_600_000_000_001, 'completed');
-    expect(done).toMatchObject({ taxIdSource: 'correction', clientOverride: TAXPAYER, refreshSnapshot: false, lastError: null });
-    expect(sentClient(done)).toEqual({
-      typeClientEB: '01',
-      typeTaxpayer: '2',
-      numberRUC: '155596713-2-2015',
-      digitCheckRUC: '59',
-      businessName: 'Ferretería Central, S.A.',
-      address: 'Calle 50, Obarrio',
-      codeLocation: '8-8-7',
-      province: 'PANAMA',
-      district: 'PANAMA',
-      correction: 'BELLA VISTA',
-      email1: 'compras@ferreteria.example',
-      country: 'PA',
-    });
+    expect(done).toMatchObject({ taxIdSource: 'correction', clientOverride: TAXPAYER_CORRECTION, refreshSnapshot: false, lastError: null });
+    expect(sentClient(done)).toEqual(TAXPAYER_CLIENT_BLOCK);
     const detail = await call('GET', `/api/invoices/${stopped.id}`);
     expect(detail.body.invoice).toMatchObject({
       status: 'completed',
       taxIdSource: 'correction',
-      clientCorrection: TAXPAYER,
+      clientCorrection: TAXPAYER_CORRECTION,
       correctable: false,
     });
 
     // Authorized: the client can no longer change, either way.
     const refused = { error: 'the invoice is authorized (completed): its client can no longer change', status: 'completed' };
-    expect(await putClient(stopped.id, TAXPAYER)).toEqual({ status: 409, body: refused });
+    expect(await putClient(stopped.id, TAXPAYER_CORRECTION)).toEqual({ status: 409, body: refused });
     expect(await call('DELETE', `/api/invoices/${stopped.id}/client`)).toEqual({ status: 409, body: refused });
   });
 
@@ -232,6 +218,17 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
     // Dropping does not requeue: the invoice waits for the merchant's retry, with its reason.
     expect(dropped.body.invoice).toMatchObject({ status: 'needs_attention', clientCorrection: null, correctable: true, retryable: true });
     expect(await rowOf(6_600_000_000_002)).toMatchObject({ status: 'needs_attention', clientOverride: null, problems: again.problems });
+
+    // A correction is the buyer's data: a customers/data_request reports it, a customers/redact takes it.
+    expect((await putClient(stopped.id, TAXPAYER_CORRECTION)).status).toBe(200);
+    const corrected = await waitFor(async () => {
+      const row = await rowOf(6_600_000_000_002);
+      return row?.status === 'needs_attention' && row.clientOverride ? row : undefined;
+    });
+    const subject = { customerId: undefined, email: undefined, orderGids: [corrected.orderGid] };
+    expect((await customerDataReport(database.db, SHOP, subject)).invoices).toMatchObject([{ clientCorrection: TAXPAYER_CORRECTION }]);
+    await redactCustomer(database.db, SHOP, subject);
+    expect(await rowOf(6_600_000_000_002)).toMatchObject({ clientOverride: null, snapshotRedacted: true });
   });
 
   it('API: a credit note, or an invoice authorized but stopped later, takes no correction', async () => {
@@ -263,11 +260,11 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
         }),
       ])
       .returning();
-    expect(await putClient(note!.id, TAXPAYER)).toEqual({
+    expect(await putClient(note!.id, TAXPAYER_CORRECTION)).toEqual({
       status: 409,
       body: { error: "a credit note's client is its invoice's: it cannot be corrected", status: 'failed' },
     });
-    expect(await putClient(authorized!.id, TAXPAYER)).toEqual({
+    expect(await putClient(authorized!.id, TAXPAYER_CORRECTION)).toEqual({
       status: 409,
       body: { error: 'the invoice is authorized (failed): its client can no longer change', status: 'failed' },
     });
@@ -317,7 +314,7 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
     expect((await cli('correct', stopped.id, '--file', broken)).err[0]).toMatch(
       /^invoices correct: the client file .*broken\.json is not valid JSON/,
     );
-    const wrongDv = file('wrong-dv.json', JSON.stringify({ ...TAXPAYER, dv: '58' }));
+    const wrongDv = file('wrong-dv.json', JSON.stringify({ ...TAXPAYER_CORRECTION, dv: '58' }));
     expect(await cli('correct', stopped.id, '--file', wrongDv)).toEqual({
       code: 2,
       out: [],
@@ -341,15 +338,10 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       err: [],
     });
     const done = await settled(6_600_000_000_003, 'completed');
-    expect(done).toMatchObject({ taxIdSource: 'correction', clientOverride: JSON.parse(documentedClient()) });
-    expect(sentClient(done)).toMatchObject({
-      typeClientEB: '01',
-      numberRUC: '155596713-2-2015',
-      digitCheckRUC: '59',
-      businessName: 'Ferretería Central, S.A.',
-      address: 'Calle 50, Obarrio',
-      email1: 'compras@ferreteria.example',
-    });
+    // The README's file is the client the tests use.
+    expect(JSON.parse(documentedClient())).toEqual(TAXPAYER_CORRECTION);
+    expect(done).toMatchObject({ taxIdSource: 'correction', clientOverride: TAXPAYER_CORRECTION });
+    expect(sentClient(done)).toEqual(TAXPAYER_CLIENT_BLOCK);
 
     const refused = `invoices correct: invoice ${stopped.id}: the invoice is authorized (completed): its client can no longer change`;
     expect(await cli('correct', stopped.id, '--file', file('consumer.json', JSON.stringify(consumer)))).toEqual({

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { clientFields } from '../mappers/client-fields.ts';
 import { defaultMappingSettings } from '../mappers/mapping-settings.ts';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
+import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from './support/client-fixtures.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 function orderOf(patch: Record<string, unknown>) {
@@ -29,30 +30,8 @@ describe('the correction form’s values', () => {
   });
 
   it('else take the client block of the document as mapped', () => {
-    const document = {
-      dataTransaction: {
-        client: {
-          typeClientEB: '01',
-          typeTaxpayer: '2',
-          numberRUC: '155596713-2-2015',
-          digitCheckRUC: '59',
-          businessName: 'Ferretería Central, S.A.',
-          address: 'Calle 50, Obarrio',
-          codeLocation: '8-8-7',
-          email1: 'compras@ferreteria.example',
-          country: 'PA',
-        },
-      },
-    };
-    expect(clientFields({ ...none, document, order: orderOf({}) })).toEqual({
-      type: 'taxpayer',
-      ruc: '155596713-2-2015',
-      dv: '59',
-      name: 'Ferretería Central, S.A.',
-      address: 'Calle 50, Obarrio',
-      locationCode: '8-8-7',
-      email: 'compras@ferreteria.example',
-    });
+    const document = { dataTransaction: { client: TAXPAYER_CLIENT_BLOCK } };
+    expect(clientFields({ ...none, document, order: orderOf({}) })).toEqual(TAXPAYER_CORRECTION);
   });
 
   it('else read the order: the RUC and DV as typed (a wrong DV included), the name, address, location and e-mail', () => {
