@@ -11,6 +11,8 @@ import { createFields } from './settings-fields.js';
 /** @typedef {import('./page-types').ClientForm} ClientForm */
 
 const TEXT_FIELDS = /** @type {const} */ (['ruc', 'dv', 'name', 'address', 'locationCode', 'email']);
+/** The server's limits, so the form never takes more. */
+const LIMITS = { ruc: 20, dv: 2, name: 100, address: 100, locationCode: 12, email: 100 };
 /** Only a taxpayer has these. */
 const TAXPAYER_ONLY = new Set(['ruc', 'dv']);
 
@@ -29,7 +31,8 @@ export function clientCorrectionCard(inv, form, onSaved) {
   const fields = createFields();
   const path = (/** @type {string} */ name) => `client.${name}`;
   const value = (/** @type {string} */ name) => fields.value(path(name)).trim();
-  const formBanner = h('div', { id: 'client-banner', 'aria-live': 'polite' });
+  // Hidden while empty, so it takes no room in the form.
+  const formBanner = h('div', { id: 'client-banner', 'aria-live': 'polite', hidden: true });
   const { fields: current } = form;
 
   const type = fields.choice(
@@ -41,7 +44,6 @@ export function clientCorrectionCard(inv, form, onSaved) {
     ],
     current.type,
   );
-  const LIMITS = { ruc: 20, dv: 2, name: 100, address: 100, locationCode: 12, email: 100 };
   const rows = TEXT_FIELDS.map((name) =>
     fields.text(path(name), t(`correct.${name}`), current[name], {
       maxlength: LIMITS[name],
@@ -76,7 +78,7 @@ export function clientCorrectionCard(inv, form, onSaved) {
   const save = button(t('correct.save'), { variant: 'primary', type: 'submit', id: 'client-save' });
   async function submit() {
     fields.clearErrors();
-    clear(formBanner);
+    clear(formBanner).hidden = true;
     try {
       const { invoice } = await api('PUT', `/api/invoices/${encodeURIComponent(inv.id)}/client`, body());
       toast(t('correct.saved'));
@@ -88,6 +90,7 @@ export function clientCorrectionCard(inv, form, onSaved) {
 
   /** @param {unknown} error */
   function failed(error) {
+    formBanner.hidden = false;
     const problems = error instanceof ApiError && Array.isArray(error.body?.problems) ? error.body.problems : null;
     if (!problems) {
       formBanner.append(banner({ tone: 'critical', title: t('correct.failed'), body: errorText(error) }));
