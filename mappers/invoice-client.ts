@@ -99,7 +99,7 @@ export function buildClient(order: ShopifyOrder, settings: MappingSettings, buye
 }
 
 /** The buyer's tax id in DESIGN §10's order: the B2B company location, a customer metafield, the cart attributes. */
-function taxIdOf(
+export function taxIdOf(
   order: ShopifyOrder,
   settings: MappingSettings,
   buyer: BuyerFacts,
@@ -192,7 +192,7 @@ export function taxpayerType(ruc: string): '1' | '2' {
   return '1';
 }
 
-function buyerName(order: ShopifyOrder): string | undefined {
+export function buyerName(order: ShopifyOrder): string | undefined {
   const candidates = [
     addressName(order.billingAddress),
     joinName(order.customer?.firstName, order.customer?.lastName),
@@ -213,7 +213,7 @@ function joinName(first: string | undefined, last: string | undefined): string |
   return name === '' ? undefined : name;
 }
 
-function formatAddress(a: ShopifyAddress | undefined): string | undefined {
+export function formatAddress(a: ShopifyAddress | undefined): string | undefined {
   if (a === undefined) return undefined;
   const text = [a.address1, a.address2, a.city]
     .filter((p) => p !== undefined)

@@ -17,6 +17,7 @@ import {
   isEmbeddedLoad,
 } from './admin-page.ts';
 import { type EmailApiDeps, emailApiRouter } from './email-api.ts';
+import { clientCorrectionRouter } from './client-correction-api.ts';
 import { invoiceQrRouter } from './invoice-qr-api.ts';
 import { orderDocumentsRouter } from './order-documents-api.ts';
 import { type SessionTokenDeps, bearerToken, refuseSessionToken, verifySessionToken } from './session-token.ts';
@@ -50,6 +51,7 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
   app.use('/api', cors({ origin: EXTENSIONS_ORIGIN, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }));
   app.use('/api', installOnFirstToken(deps, ensureOfflineSession));
   app.use('/api', orderDocumentsRouter(deps), invoiceQrRouter(deps), emailApiRouter(deps), adminApiRouter(deps));
+  app.use('/api', clientCorrectionRouter(deps));
   // Unknown /api paths answer JSON, except the OAuth routes mounted after this.
   app.use('/api', (req, res, next) => {
     if (`/api${req.path}`.startsWith(AUTH_PATH)) return next();

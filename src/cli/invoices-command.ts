@@ -28,6 +28,7 @@ import {
   runSubcommand,
   withContext,
 } from './cli-context.ts';
+import { correctInvoice } from './invoices-correct-command.ts';
 
 export const USAGE = [
   'usage:',
@@ -36,6 +37,7 @@ export const USAGE = [
   '  npm run cli -- invoices retry <invoice id>',
   '  npm run cli -- invoices retry --failed [--shop <domain>]',
   '  npm run cli -- invoices resend <invoice id>',
+  '  npm run cli -- invoices correct <invoice id> --file <client.json> | --clear',
   `statuses: ${DOCUMENT_STATUSES.join(', ')}`,
 ].join('\n');
 
@@ -53,6 +55,7 @@ export async function runInvoices(args: readonly string[], io: CliIo, open: Open
     show: (rest) => show(rest, io, open),
     retry: (rest) => retry(rest, io, open),
     resend: (rest) => resend(rest, io, open),
+    correct: (rest) => correctInvoice(rest, io, open),
   });
 }
 

@@ -10,6 +10,7 @@ export type {
   ReasonProblem,
 } from '../invoice-view.ts';
 export type { Localized } from '../../messages/message.ts';
+export type { ClientFormView as ClientForm } from '../client-correction-api.ts';
 import type { DocumentDetail as ServerInvoiceDetail } from '../invoice-view.ts';
 import type { emailView } from '../email-api.ts';
 import type { Localized } from '../../messages/message.ts';
