@@ -62,7 +62,8 @@ export interface StartOptions {
 
 export async function startApp(o: StartOptions): Promise<AppParts> {
   const { config, logger } = o;
-  const database = o.database ?? (await openDatabase(databaseTargetFor(config)));
+  const database =
+    o.database ?? (await openDatabase(databaseTargetFor(config), (error) => logger.warn({ err: error }, 'database connection lost')));
   const box = createSecretBox(o.encryptionKey);
   const appUrl = new URL(o.shopify.appUrl);
 
