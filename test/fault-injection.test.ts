@@ -21,6 +21,7 @@ import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-s
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
 import { type AppProcess, spawnApp } from './support/app-process.ts';
+import { openToOthers } from './support/file-modes.ts';
 import { createFreshPostgresDatabase, postgresUrlForTests, terminateBackends, testDatabases } from './support/databases.ts';
 import { TEST_API_KEY, TEST_API_SECRET, credentialsFor, freePort, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -389,6 +390,8 @@ describe('fault injection', () => {
       await world.seed(seedDb);
       await seedDb.close();
       const app = await world.start();
+      // The data directory stays the app user's alone (issue 14 item 4): after start-up and after the run.
+      expect(openToOthers(dataDir)).toEqual([]);
 
       const ids = Array.from({ length: 1000 }, (_, i) => 7_630_000_000_000 + i);
       // Paced like a busy store (about 100 a second), so kills land during intake as well as invoicing.
@@ -405,6 +408,7 @@ describe('fault injection', () => {
       await world.waitWrittenBack(ids, 180_000);
       await app.stop();
       expect(app.crashes).toEqual([]);
+      expect(openToOthers(dataDir)).toEqual([]);
 
       const database = await openDatabase({ kind: 'pglite', dataDir: pgliteDir });
       try {

@@ -10,6 +10,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files.ts';
+import { PrivateNodeFS } from './private-node-fs.ts';
 import { schema } from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -54,7 +56,7 @@ export async function openDatabase(target: DatabaseTarget, onConnectionError: Co
     try {
       // relaxedDurability: PGlite does not fsync; it survives a killed process, not a power cut (see README).
       const client = await PGlite.create({
-        ...(target.dataDir ? { dataDir: target.dataDir, relaxedDurability: true } : {}),
+        ...(target.dataDir ? { fs: new PrivateNodeFS(target.dataDir), relaxedDurability: true } : {}),
         serializers: { [TEXT_OID]: textParameter },
       });
       const db = drizzlePglite({ client, schema }) as unknown as Db;
@@ -109,11 +111,12 @@ function connectionPool(url: string, max: number, onError: ConnectionErrorListen
  * owner's pid, taken over when that process is gone (e.g. killed).
  */
 function lockDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
   const lockFile = `${dataDir.replace(/\/+$/, '')}.lock`;
+  privateDirectory(path.dirname(lockFile));
+  privateDirectory(dataDir);
   for (;;) {
     try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
