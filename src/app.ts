@@ -143,6 +143,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         gateway: o.gateway,
         appUrl: appUrl.origin,
         wakeWorker: () => worker.wake(),
+        gatewaySlots: worker.gatewaySlots,
         logger,
         devSessionTokens: config.demo || config.nodeEnv === 'test',
       });

@@ -681,6 +681,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
       gateway: { baseUrl: h.sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: 2000 },
       appUrl: 'http://127.0.0.1',
       wakeWorker: () => {},
+      gatewaySlots: h.app.worker.gatewaySlots,
       logger: silentLogger,
       devSessionTokens: false,
     });

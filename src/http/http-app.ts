@@ -25,7 +25,8 @@ export function createHttpApp(routes: HttpRoutes): express.Express {
   app.use(((error, _req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status === 413) {
-      res.status(413).json({ error: `body larger than ${routes.webhookBodyLimitBytes} bytes` });
+      // The route's own limit: every body parser's 413 carries it (webhooks, the admin API, the rest).
+      res.status(413).json({ error: typeof error.limit === 'number' ? `body larger than ${error.limit} bytes` : 'body too large' });
       return;
     }
     if (status >= 400 && status < 500) {
