@@ -13,7 +13,7 @@ import { mountAdmin } from './admin/admin-routes.ts';
 import type { AppConfig } from './config/env.ts';
 import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
 import { healthRoutes } from './http/health-routes.ts';
-import { createHttpApp } from './http/http-app.ts';
+import { JSON_BODY_LIMIT_BYTES, createHttpApp } from './http/http-app.ts';
 import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
 import { IntakeBatcher } from './invoices/intake-batcher.ts';
 import { InvoiceWorker, type GatewaySettings } from './invoices/invoice-worker.ts';
@@ -119,6 +119,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const app = createHttpApp({
     logger,
     webhookBodyLimitBytes: config.webhookBodyLimitBytes,
+    bodyBytesInFlight: config.bodyBytesInFlight,
     webhooks: {
       '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
       '/webhooks/app/uninstalled': appUninstalledWebhook({ shopify, db: database.db, sessions, shops, logger }),
@@ -149,7 +150,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
       });
       mountOAuthRoutes(a, { shopify, sessions, shops, logger, adminApiOrigin: o.shopify.adminApiOrigin });
       a.get('/invoices/:file', invoicePdfRoute(database.db));
-      a.use(express.json({ limit: '1mb' }));
+      a.use(express.json({ limit: JSON_BODY_LIMIT_BYTES }));
     },
   });
 
