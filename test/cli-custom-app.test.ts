@@ -273,7 +273,7 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     const badId = String(byOrder['#1002']!['id']);
     const shown = await cli(['invoices', 'show', goodId]);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`status:            completed\n`);
+    expect(shown.stdout).toContain(`status:            Authorized (completed)\n`);
     expect(shown.stdout).toContain(`cufe:              ${authorized}\n`);
     expect(shown.stdout).toMatch(/pdf: {15}\{"stored":true,"bytes":\d+,"sha256":"[0-9a-f]{64}"\}/);
     // The PDF link's token is a credential: not printed.
@@ -284,20 +284,20 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
 
     const table = await cli(['invoices', 'list', '--status', 'completed']);
     expect(table.stdout.split('\n')[0]).toBe(
-      'ID                                    SHOP                         ORDER  STATUS     STEP  NUMBER               TOTAL      CREATED              LAST ERROR',
+      'ID                                    SHOP                         ORDER  STATUS      STEP  NUMBER               TOTAL      CREATED (PANAMÁ)  LAST ERROR',
     );
-    expect(table.stdout).toContain(`${goodId}  ${SHOP}  #1001  completed  done  0000-001-0000000001  75.78 USD`);
+    expect(table.stdout).toContain(`${goodId}  ${SHOP}  #1001  Authorized  done  0000-001-0000000001  75.78 USD`);
 
     const notRetryable = await cli(['invoices', 'retry', goodId]);
     expect(notRetryable).toMatchObject({ code: 1, stdout: '' });
     expect(notRetryable.stderr).toBe(
-      `invoices retry: invoice ${goodId} is completed: only failed or needs_attention invoices can be retried\n`,
+      `invoices retry: invoice ${goodId} is Authorized: only failed or needs-attention invoices can be retried\n`,
     );
     expect((await cli(['invoices', 'retry', '00000000-0000-4000-8000-000000000000'])).code).toBe(1);
     expect((await cli(['invoices', 'retry', badId, '--failed'])).code).toBe(2);
 
-    const none = await cli(['invoices', 'retry', '--failed', '--shop', SHOP]);
-    expect(none).toMatchObject({ code: 0, stdout: `0 failed invoices back in the queue for ${SHOP}.\n` });
+    const none = await cli(['invoices', 'retry', '--failed', '--status', 'failed', '--shop', SHOP]);
+    expect(none).toMatchObject({ code: 0, stdout: `0 invoices (failed) back in the queue for ${SHOP}.\n` });
 
     const requeued = await cli(['invoices', 'retry', badId]);
     expect(requeued).toMatchObject({ code: 0, stdout: `Invoice ${badId} (${SHOP} #1002) is back in the queue.\n`, stderr: '' });

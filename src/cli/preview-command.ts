@@ -11,7 +11,10 @@ import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import { type OrderTransaction, orderToDocument, parseOrderTransactions } from '../../mappers/order-to-document.ts';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { shopSettingsSchema } from '../shops/shop-settings.ts';
-import { CliInputError, readJsonFile } from './cli-context.ts';
+import { CliInputError, processIo, readJsonFile, terminalIo } from './cli-context.ts';
+
+/** The order file's texts reach the terminal only as visible characters. */
+const io = terminalIo(processIo);
 
 export const USAGE = 'usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>]';
 
@@ -40,11 +43,11 @@ export async function run(args: string[]): Promise<number> {
       now: new Date(),
     });
     if (!result.ok) return printProblems(result.problems);
-    process.stdout.write(`${JSON.stringify(result.document, null, 2)}\n`);
+    io.out(JSON.stringify(result.document, null, 2));
     return 0;
   } catch (error) {
     if (!(error instanceof CliInputError)) throw error;
-    console.error(`preview: ${error.message}`);
+    io.err(`preview: ${error.message}`);
     return 2;
   }
 }
@@ -108,7 +111,7 @@ function readTransactions(
 }
 
 function printProblems(problems: MappingProblem[]): number {
-  console.error(`The order cannot be invoiced (${problems.length} problem${problems.length === 1 ? '' : 's'}):`);
-  for (const p of problems) console.error(`- ${p.code}${p.path ? ` [${p.path}]` : ''}: ${p.message}`);
+  io.err(`The order cannot be invoiced (${problems.length} problem${problems.length === 1 ? '' : 's'}):`);
+  for (const p of problems) io.err(`- ${p.code}${p.path ? ` [${p.path}]` : ''}: ${p.message}`);
   return 1;
 }
