@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION_TESTS_PER_MINUTE } from '../src/admin/admin-api.ts';
 import type { Database } from '../src/db/database.ts';
-import { shops } from '../src/db/schema.ts';
+import { invoices, shops } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness } from './support/harness.ts';
 
@@ -157,6 +157,23 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
     expect(calls()).toBe(before + 1);
     releases[1]!();
     await Promise.all(busy);
+  });
+
+  it('treats SQL in the search box as text: shop A finds nothing of shop B', async () => {
+    await database.db.insert(invoices).values({
+      shop: B,
+      orderGid: 'gid://shopify/Order/9',
+      orderName: "#9'; drop table invoices; --",
+      totalCents: 100,
+      currency: 'USD',
+      orderSnapshot: {},
+    });
+    for (const q of ["' or 1=1 --", "#9'; drop table invoices; --", "0000-001-1' or '1'='1"]) {
+      const r = await call('GET', `/api/invoices?q=${encodeURIComponent(q)}`);
+      expect([q, r.status, r.body.invoices]).toEqual([q, 200, []]);
+    }
+    const own = await call('GET', `/api/invoices?q=${encodeURIComponent("#9'; drop table invoices; --")}`, { shop: B });
+    expect(own.body.invoices.map((i: { orderName: string }) => i.orderName)).toEqual(["#9'; drop table invoices; --"]);
   });
 
   it('names the route’s own limit in a 413', async () => {
