@@ -10,12 +10,11 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { invoices } from '../src/db/schema.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
-import { spawnApp } from './support/app-process.ts';
+import { spawnApp, testAppEnv } from './support/app-process.ts';
 import { createFreshPostgresDatabase, postgresUrlForTests } from './support/databases.ts';
-import { TEST_API_KEY, TEST_API_SECRET, credentialsFor, freePort } from './support/harness.ts';
+import { TEST_API_SECRET, credentialsFor, freePort } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-pesada.myshopify.com';
@@ -77,15 +76,7 @@ describe.skipIf(!postgresUrlForTests)('bodies in flight', () => {
     const key = randomBytes(32);
     const port = await freePort();
     const app = spawnApp({
-      NODE_ENV: 'test',
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      SHOPIFY_API_KEY: TEST_API_KEY,
-      SHOPIFY_API_SECRET: TEST_API_SECRET,
-      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-      GATEWAY_BASE_URL: 'http://127.0.0.1:9/api/v1/GFGatewayEB',
-      GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
-      ENCRYPTION_KEY: key.toString('hex'),
+      ...testAppEnv({ port, gatewayUrl: 'http://127.0.0.1:9/api/v1/GFGatewayEB', key }),
       DATABASE_URL: fresh.url,
       // Intake alone: what the worker does with 2 MB orders is not what this measures.
       WORKER_ENABLED: 'false',

@@ -14,13 +14,13 @@ import { formatCents } from '../mappers/money.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
 import { fiscalSkips, invoices, webhookDeliveries } from '../src/db/schema.ts';
 import { retryInvoices } from '../src/invoices/invoice-repository.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN, type SandboxStats, mulberry32 } from '../src/sandbox/sandbox-gateway.ts';
+import { type SandboxStats, mulberry32 } from '../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
-import { type AppProcess, spawnApp } from './support/app-process.ts';
+import { type AppProcess, spawnApp, testAppEnv } from './support/app-process.ts';
 import { openToOthers } from './support/file-modes.ts';
 import { createFreshPostgresDatabase, postgresUrlForTests, terminateBackends, testDatabases } from './support/databases.ts';
 import { TEST_API_KEY, TEST_API_SECRET, credentialsFor, freePort, startHarness, waitFor } from './support/harness.ts';
@@ -188,16 +188,7 @@ async function processWorld(
     },
     async start(extraEnv = {}) {
       const env = {
-        NODE_ENV: 'test',
-        PORT: String(port),
-        BIND_ADDRESS: '127.0.0.1',
-        SHOPIFY_API_KEY: TEST_API_KEY,
-        SHOPIFY_API_SECRET: TEST_API_SECRET,
-        SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-        SHOPIFY_ADMIN_API_ORIGIN: simulator.origin,
-        GATEWAY_BASE_URL: sandbox.url,
-        GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
-        ENCRYPTION_KEY: key.toString('hex'),
+        ...testAppEnv({ port, gatewayUrl: sandbox.url, key, adminApiOrigin: simulator.origin }),
         // Short lease and time-out: a dead process's invoices are taken over within seconds.
         WORKER_LEASE_MS: '3000',
         GATEWAY_TIMEOUT_MS: '1500',

@@ -8,13 +8,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.ts';
 import { fiscalSkips, invoices } from '../src/db/schema.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
-import { type AppProcess, spawnApp } from './support/app-process.ts';
+import { type AppProcess, spawnApp, testAppEnv } from './support/app-process.ts';
 import { createFreshPostgresDatabase, postgresUrlForTests, terminateBackends } from './support/databases.ts';
 import { TEST_API_KEY, TEST_API_SECRET, credentialsFor, freePort, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -44,16 +43,7 @@ async function appEnv(world: World, storage: Record<string, string>, extra: Reco
   return {
     port,
     env: {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      SHOPIFY_API_KEY: TEST_API_KEY,
-      SHOPIFY_API_SECRET: TEST_API_SECRET,
-      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-      SHOPIFY_ADMIN_API_ORIGIN: world.simulator.origin,
-      GATEWAY_BASE_URL: world.sandbox.url,
-      GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
-      ENCRYPTION_KEY: world.key.toString('hex'),
+      ...testAppEnv({ port, gatewayUrl: world.sandbox.url, key: world.key, adminApiOrigin: world.simulator.origin }),
       WORKER_POLL_MS: '100',
       WORKER_RETRY_BASE_MS: '50',
       WORKER_RETRY_MAX_MS: '500',
