@@ -356,12 +356,20 @@ describe('CLI input checks, in process: refused before any data is opened', () =
     [['show'], /^invoices show: the invoice id is required/],
     [['show', 'not-an-id'], /^invoices show: the invoice id must be a UUID/],
     [['show', '00000000-0000-4000-8000-000000000000', 'extra'], /^invoices show: unexpected argument/],
-    [['list', '--status', 'done'], /^invoices list: --status must be one of pending, completed, needs_attention, failed, skipped/],
+    [['list', '--status', 'done'], /^invoices list: --status must be one of Queued \(pending\), Authorized \(completed\), Needs attention/],
     [['list', '--limit', '0'], /^invoices list: --limit must be a whole number from 1 to 10000/],
     [['list', '--shop', 'x'], /^invoices list: --shop must be the store's myshopify\.com domain/],
     [['retry'], /^invoices retry: give an invoice id or --failed, not both/],
     [['retry', '00000000-0000-4000-8000-000000000000', '--failed'], /^invoices retry: give an invoice id or --failed, not both/],
-    [['retry', '00000000-0000-4000-8000-000000000000', '--shop', 'tienda.myshopify.com'], /^invoices retry: --shop goes with --failed/],
+    [
+      ['retry', '00000000-0000-4000-8000-000000000000', '--shop', 'tienda.myshopify.com'],
+      /^invoices retry: --shop and --status go with --failed/,
+    ],
+    [['retry', '00000000-0000-4000-8000-000000000000', '--status', 'failed'], /^invoices retry: --shop and --status go with --failed/],
+    [
+      ['retry', '--failed', '--status', 'completed'],
+      /^invoices retry: --status must be one of Failed \(failed\), Needs attention \(needs_attention\)$/m,
+    ],
     [['frobnicate'], /^usage:/],
   ])('invoices %j → exit 2', async (args, message) => {
     const result = await run('invoices', args);

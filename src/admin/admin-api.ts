@@ -201,6 +201,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
   const guarded: RequestHandler[] = [auth, json];
   /** A state-changing route: its body, if any, is a JSON object of these fields. */
   const changing = (keys: readonly string[], required = false): RequestHandler[] => [...guarded, jsonObjectBody(keys, { required })];
+  const connectionTest = [...changing(['credentials', 'environment']), perShopRateLimit(CONNECTION_TESTS_PER_MINUTE, 'connection tests')];
 
   router.get('/shop', ...guarded, async (_req, res) => {
     const shop = await deps.shops.get(shopOf(res));
@@ -229,33 +230,28 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     res.json(await shopView(deps, (await deps.shops.get(current.shop))!));
   });
 
-  router.post(
-    '/settings/test-connection',
-    ...changing(['credentials', 'environment']),
-    perShopRateLimit(CONNECTION_TESTS_PER_MINUTE, 'connection tests'),
-    async (req, res) => {
-      const current = await deps.shops.get(shopOf(res));
-      if (!current) return notInstalled(res);
-      const body = bodyObject(req);
-      const given = mergeCredentials(current.credentials, body.credentials) ?? current.credentials;
-      const credentials = credentialsInputSchema.safeParse(given ?? {});
-      if (!credentials.success)
-        return badRequest(res, zodProblems(credentials.error, ['credentials']), 'enter all six gateway credentials to test them');
-      const environment = settingsInputSchema.shape.environment.safeParse(body.environment ?? current.settings.environment);
-      if (!environment.success) return badRequest(res, zodProblems(environment.error, ['environment']));
-      const result = await deps.gatewaySlots.run(() =>
-        testGatewayConnection({
-          gateway: deps.gateway,
-          credentials: credentials.data,
-          environment: environment.data,
-          branchCode: current.settings.branchCode,
-          billingPoint: current.settings.billingPoint,
-        }),
-      );
-      deps.logger.info({ shop: current.shop, result: result.result, durationMs: result.durationMs }, 'admin: gateway connection tested');
-      res.json(result);
-    },
-  );
+  router.post('/settings/test-connection', ...connectionTest, async (req, res) => {
+    const current = await deps.shops.get(shopOf(res));
+    if (!current) return notInstalled(res);
+    const body = bodyObject(req);
+    const given = mergeCredentials(current.credentials, body.credentials) ?? current.credentials;
+    const credentials = credentialsInputSchema.safeParse(given ?? {});
+    if (!credentials.success)
+      return badRequest(res, zodProblems(credentials.error, ['credentials']), 'enter all six gateway credentials to test them');
+    const environment = settingsInputSchema.shape.environment.safeParse(body.environment ?? current.settings.environment);
+    if (!environment.success) return badRequest(res, zodProblems(environment.error, ['environment']));
+    const result = await deps.gatewaySlots.run(() =>
+      testGatewayConnection({
+        gateway: deps.gateway,
+        credentials: credentials.data,
+        environment: environment.data,
+        branchCode: current.settings.branchCode,
+        billingPoint: current.settings.billingPoint,
+      }),
+    );
+    deps.logger.info({ shop: current.shop, result: result.result, durationMs: result.durationMs }, 'admin: gateway connection tested');
+    res.json(result);
+  });
 
   router.post('/shop/enabled', ...changing(['enabled'], true), async (req, res) => {
     const parsed = enabledSchema.safeParse(req.body);

@@ -102,7 +102,6 @@ function connectionPool(url: string, max: number, onError: ConnectionErrorListen
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 30_000 });
   pool.on('connect', (client) => client.on('error', onError));
   pool.on('error', () => {}); // the client's own listener has reported it
-
   return pool;
 }
 
