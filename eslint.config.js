@@ -1,9 +1,10 @@
 // @ts-check
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'test-artifacts/**', 'src/admin/public/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,6 +26,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The admin page's modules and the order block run in the browser (the block in Shopify's extension worker).
+    files: ['src/admin/public/**/*.js', 'extensions/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser, shopify: 'readonly' } },
   },
   {
     files: ['src/config/env.ts'],

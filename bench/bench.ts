@@ -30,6 +30,10 @@ export const BENCHES: Record<string, BenchEntry> = {
     load: () => import('./inline-bench.ts'),
   },
   admin: { summary: 'admin invoices list response time with 50,000 invoices', load: () => import('./admin-list-bench.ts') },
+  ui: {
+    summary: 'admin page invoice list in Chromium: Largest Contentful Paint and Cumulative Layout Shift, desktop and phone',
+    load: () => import('./ui-bench.ts'),
+  },
 };
 
 function usage(): string {

@@ -126,7 +126,7 @@ async function gatewayTimes(target: DatabaseTarget): Promise<GatewayTimes> {
     const [row] = await database.db
       .select({
         total: sql<number>`coalesce(sum(${gatewayCalls.durationMs}), 0)::float8`,
-        invoices: sql<number>`count(distinct ${gatewayCalls.invoiceId})::int`,
+        invoices: sql<number>`count(distinct ${gatewayCalls.documentId})::int`,
         p50: sql<number>`percentile_cont(0.5) within group (order by ${gatewayCalls.durationMs})::float8`,
         p99: sql<number>`percentile_cont(0.99) within group (order by ${gatewayCalls.durationMs})::float8`,
       })

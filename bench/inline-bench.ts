@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import { defaultMappingSettings } from '../mappers/mapping-settings.ts';
-import { orderToDocument } from '../mappers/order-to-document.ts';
+import { numberDocument } from '../mappers/document-numbering.ts';
+import { orderToDraft } from '../mappers/order-to-document.ts';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
 import { SHOPIFY_API_VERSION, startApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/env.ts';
@@ -82,17 +83,16 @@ function inlineApp(gatewayUrl: string): express.Express {
       res.status(400).end();
       return;
     }
-    const mapped = orderToDocument({
-      order: order.order,
-      settings: defaultMappingSettings,
-      numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: ++fiscalNumber },
-      now: new Date(),
-    });
+    const mapped = orderToDraft({ order: order.order, settings: defaultMappingSettings });
     if (!mapped.ok) {
       res.status(400).end();
       return;
     }
-    const outcome = await gateway.sendDocument({ credentials: credentialsFor(SHOP), environment: 'pruebas', document: mapped.document });
+    const outcome = await gateway.sendDocument({
+      credentials: credentialsFor(SHOP),
+      environment: 'pruebas',
+      document: numberDocument(mapped.draft, { branchCode: '0000', billingPoint: '001', fiscalNumber: ++fiscalNumber }, new Date()),
+    });
     res.status(outcome.kind === 'authorized' ? 200 : 500).json({ outcome: outcome.kind });
   });
   return app;

@@ -10,7 +10,7 @@ import { bigserial, jsonb, pgTable } from 'drizzle-orm/pg-core';
 import express from 'express';
 import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import type { Database } from '../src/db/database.ts';
-import { invoices } from '../src/db/schema.ts';
+import { documents } from '../src/db/schema.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
   BENCH_API_SECRET,
@@ -110,12 +110,12 @@ async function measure(database: Database): Promise<Measured> {
     // Deliveries still in flight when a load stops are written a moment later: let them land before counting.
     await sleep(500);
     const [b0] = await database.db.select({ n: count() }).from(baselineTable);
-    const [o0] = await database.db.select({ n: count() }).from(invoices);
+    const [o0] = await database.db.select({ n: count() }).from(documents);
     const baselineResult = await load(baselineUrl, RUN_SECONDS);
     const oursResult = await load(oursUrl, RUN_SECONDS);
     await sleep(500);
     const [b1] = await database.db.select({ n: count() }).from(baselineTable);
-    const [o1] = await database.db.select({ n: count() }).from(invoices);
+    const [o1] = await database.db.select({ n: count() }).from(documents);
     return { ours: oursResult, baseline: baselineResult, oursRows: o1!.n - o0!.n, baselineRows: b1!.n - b0!.n };
   } finally {
     await app.close();

@@ -1,10 +1,10 @@
 // Orders mapped per second for a 10-line and a 250-line order (test/fixtures/orders/ten-lines.json and
-// 250-lines.json): `map` is orderToDocument on the parsed order (what the worker does per attempt);
+// 250-lines.json): `map` is orderToDraft on the parsed order (what the worker does per attempt);
 // `parse + map` adds JSON.parse and parseShopifyOrder of the stored body. Warm-up, then ≥ 2 s each.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultMappingSettings } from '../mappers/mapping-settings.ts';
-import { type OrderToDocumentInput, orderToDocument } from '../mappers/order-to-document.ts';
+import { type OrderToDraftInput, orderToDraft } from '../mappers/order-to-document.ts';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
 import type { BenchRow } from './bench-table.ts';
 
@@ -39,22 +39,17 @@ function benchOrder(label: string, file: string): Row[] {
   const text = readFileSync(path.join(FIXTURES, file), 'utf8');
   const parsed = parseShopifyOrder(JSON.parse(text));
   if (!parsed.ok) throw new Error(`${file} does not parse`);
-  const input: OrderToDocumentInput = {
-    order: parsed.order,
-    settings: defaultMappingSettings,
-    numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
-    now: new Date(),
-  };
-  const first = orderToDocument(input);
+  const input: OrderToDraftInput = { order: parsed.order, settings: defaultMappingSettings };
+  const first = orderToDraft(input);
   if (!first.ok) throw new Error(`${file} does not map`);
-  const items = first.document.listItems.length;
+  const items = first.draft.listItems.length;
 
   const map = () => {
-    if (!orderToDocument(input).ok) throw new Error('mapping failed');
+    if (!orderToDraft(input).ok) throw new Error('mapping failed');
   };
   const parseAndMap = () => {
     const order = parseShopifyOrder(JSON.parse(text));
-    if (!order.ok || !orderToDocument({ ...input, order: order.order }).ok) throw new Error('mapping failed');
+    if (!order.ok || !orderToDraft({ ...input, order: order.order }).ok) throw new Error('mapping failed');
   };
   const rows: Row[] = [];
   for (const [mode, fn] of [

@@ -1,6 +1,7 @@
 // A paid Shopify order → the gateway's invoice document, or the problems that stop it (DESIGN §6).
 // Pure: the fiscal number, billing point, the order's transactions and the clock are inputs.
-import type { GatewayDocument, GatewayTotals } from './gateway-document.ts';
+import type { DocumentDraft } from './document-numbering.ts';
+import type { GatewayTotals } from './gateway-document.ts';
 import { buildClient } from './invoice-client.ts';
 import { buildInvoiceLines } from './invoice-lines.ts';
 import type { ItemAmounts } from './line-arithmetic.ts';
@@ -11,35 +12,23 @@ import { type OrderTransaction, buildPayments } from './payments.ts';
 import type { ShopifyOrder } from './shopify-order.ts';
 
 export type { MappingProblem } from './mapping-problems.ts';
-export { ORDER_TRANSACTIONS_QUERY, needsTransactions, parseOrderTransactions, type OrderTransaction } from './payments.ts';
+export { needsTransactions, parseOrderTransactions, type OrderTransaction } from './payments.ts';
 
-export interface Numbering {
-  /** `codeBranchIssuer`: 4 letters or digits, "0000" the head office. */
-  branchCode: string;
-  /** `pointBillingFiscal`: 3 digits, not 000. */
-  billingPoint: string;
-  /** `numberDocumentFiscal` as a number, 1 … 9 999 999 999. */
-  fiscalNumber: number;
-}
-
-export interface OrderToDocumentInput {
+export interface OrderToDraftInput {
   order: ShopifyOrder;
   settings: MappingSettings;
   /** The order's transactions; needed when it was paid through several gateways. */
   transactions?: OrderTransaction[];
-  numbering: Numbering;
-  /** Submission time: becomes `dateBroadcast`. */
-  now: Date;
 }
 
-export type OrderToDocumentResult = { ok: true; document: GatewayDocument } | { ok: false; problems: MappingProblem[] };
+export type OrderToDraftResult = { ok: true; draft: DocumentDraft } | { ok: false; problems: MappingProblem[] };
 
 /** Invoices are in US dollars; the balboa is at par and some shops use its code. */
 const INVOICE_CURRENCIES = new Set(['USD', 'PAB']);
 
-export function orderToDocument(input: OrderToDocumentInput): OrderToDocumentResult {
-  const { order, settings, transactions, numbering, now } = input;
-  checkNumbering(numbering);
+/** The invoice's draft: everything but its number, billing point, branch and submission time (numberDocument). */
+export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
+  const { order, settings, transactions } = input;
 
   const found = orderLevelProblems(order, settings);
   const lines = buildInvoiceLines(order, settings);
@@ -74,14 +63,10 @@ export function orderToDocument(input: OrderToDocumentInput): OrderToDocumentRes
   };
   return {
     ok: true,
-    document: {
-      codeBranchIssuer: numbering.branchCode,
+    draft: {
       dataTransaction: {
         typeEmission: d.typeEmission,
         typeDocument: d.typeDocument,
-        numberDocumentFiscal: String(numbering.fiscalNumber).padStart(10, '0'),
-        pointBillingFiscal: numbering.billingPoint,
-        dateBroadcast: panamaDateTime(now),
         natureOperation: d.natureOperation,
         typeOperation: d.typeOperation,
         destinationOperation: d.destinationOperation,
@@ -125,25 +110,4 @@ export function sumItems(amounts: ItemAmounts[]): ItemTotals {
     valueITBMS: sumCents(amounts.map((a) => a.valueITBMS)),
     totalValue: sumCents(amounts.map((a) => a.totalValue)),
   };
-}
-
-/** The numbering comes from the pipeline; a bad value there is a bug, not a merchant problem. */
-function checkNumbering(n: Numbering): void {
-  if (!/^[0-9A-Za-z]{4}$/.test(n.branchCode)) throw new RangeError(`branch code must be 4 letters or digits: ${n.branchCode}`);
-  if (!/^(?!000)\d{3}$/.test(n.billingPoint)) throw new RangeError(`billing point must be 3 digits, not 000: ${n.billingPoint}`);
-  if (!Number.isSafeInteger(n.fiscalNumber) || n.fiscalNumber < 1 || n.fiscalNumber > 9_999_999_999) {
-    throw new RangeError(`fiscal number must be 1 to 9999999999: ${n.fiscalNumber}`);
-  }
-}
-
-const PANAMA_OFFSET_MS = -5 * 60 * 60 * 1000;
-
-/** `YYYY-MM-DDThh:mm:ss-05:00`: Panama has no daylight saving time; the DGI rejects fractions and `Z`. */
-export function panamaDateTime(now: Date): string {
-  const local = new Date(now.getTime() + PANAMA_OFFSET_MS);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return (
-    `${p(local.getUTCFullYear(), 4)}-${p(local.getUTCMonth() + 1)}-${p(local.getUTCDate())}` +
-    `T${p(local.getUTCHours())}:${p(local.getUTCMinutes())}:${p(local.getUTCSeconds())}-05:00`
-  );
 }

@@ -1,6 +1,6 @@
 // How the invoice was paid (`listFormPayment`): Shopify payment gateways → DGI payment forms
 // (reference/panama-fe.md §3.10). One gateway carries the whole invoice; with several, the amounts
-// come from the order's transactions, which the pipeline fetches with ORDER_TRANSACTIONS_QUERY.
+// come from the order's transactions, which the pipeline reads through the Admin API.
 import { z } from 'zod';
 import type { GatewayPayment } from './gateway-document.ts';
 import { type MappingSettings, ownEntry } from './mapping-settings.ts';
@@ -17,23 +17,6 @@ export interface OrderTransaction {
   /** Shop money. */
   amount: Cents;
 }
-
-/** Admin GraphQL: the order's transactions with their amounts in the shop's currency. */
-export const ORDER_TRANSACTIONS_QUERY = `query OrderTransactions($id: ID!) {
-  order(id: $id) {
-    transactions {
-      gateway
-      kind
-      status
-      amountSet {
-        shopMoney {
-          amount
-          currencyCode
-        }
-      }
-    }
-  }
-}`;
 
 const GIFT_CARD_FORM = '07';
 

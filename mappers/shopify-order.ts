@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { type Cents, type Fraction, cents, parseCents, parseFraction } from './money.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
+import { orderIdentity } from './order-identity.ts';
 
 export interface ShopifyTaxLine {
   title: string;
@@ -337,11 +338,6 @@ const noteAttributeSchema = z.object({
 
 const orderSchema = z
   .object({
-    admin_graphql_api_id: text,
-    id: idText,
-    name: text,
-    test: z.boolean().nullish(),
-    currency: z.string().trim().min(1),
     presentment_currency: text,
     taxes_included: z.boolean().nullish(),
     tax_exempt: z.boolean().nullish(),
@@ -351,10 +347,6 @@ const orderSchema = z
     email: text,
     contact_email: text,
     phone: text,
-    current_total_price: centsText.nullish(),
-    current_total_price_set: moneyBag,
-    total_price: centsText.nullish(),
-    total_price_set: moneyBag,
     current_total_tax: centsText.nullish(),
     current_total_tax_set: moneyBag,
     total_tax: centsText.nullish(),
@@ -372,19 +364,9 @@ const orderSchema = z
     company: companySchema,
     payment_gateway_names: list(z.string()),
   })
-  .transform((o, ctx): ShopifyOrder => {
-    const orderGid = o.admin_graphql_api_id ?? (o.id === undefined ? undefined : `gid://shopify/Order/${o.id}`);
-    if (orderGid === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['admin_graphql_api_id'], message: 'the order has no usable id' });
-    }
-    const totalPrice = shopMoney(o.current_total_price_set, o.current_total_price) ?? shopMoney(o.total_price_set, o.total_price);
-    if (totalPrice === undefined) ctx.addIssue({ code: 'custom', path: ['current_total_price'], message: 'the order total is missing' });
+  .transform((o): OrderDetails => {
     const totalTax = shopMoney(o.current_total_tax_set, o.current_total_tax) ?? shopMoney(o.total_tax_set, o.total_tax);
     return dropUndefined({
-      orderGid: orderGid ?? '',
-      name: o.name ?? '',
-      test: o.test ?? false,
-      currency: o.currency.toUpperCase(),
       presentmentCurrency: o.presentment_currency?.toUpperCase(),
       taxesIncluded: o.taxes_included ?? false,
       taxExempt: o.tax_exempt ?? false,
@@ -393,7 +375,6 @@ const orderSchema = z
       processedAt: o.processed_at,
       email: o.email ?? o.contact_email ?? o.customer?.email,
       phone: o.phone,
-      totalPrice: totalPrice ?? cents(0),
       totalTax: totalTax ?? cents(0),
       totalTip: o.total_tip_received ?? cents(0),
       totalDuties: shopMoney(o.current_total_duties_set, undefined) ?? cents(0),
@@ -410,11 +391,22 @@ const orderSchema = z
     });
   });
 
+/** What the order body says beyond its identity (mappers/order-identity.ts reads that). */
+type OrderDetails = Omit<ShopifyOrder, 'orderGid' | 'name' | 'test' | 'currency' | 'totalPrice'>;
+
 /** Read an `orders/paid` body (already JSON-parsed). Never throws. */
 export function parseShopifyOrder(json: unknown): ParseOrderResult {
+  const identity = orderIdentity(json);
   const result = orderSchema.safeParse(json);
-  if (result.success) return { ok: true, order: result.data };
-  return { ok: false, problems: result.error.issues.map((i) => problems.orderUnreadable(issuePath(i.path), i.message)) };
+  // A body that is not an object at all: the schema's one problem says so.
+  const identityProblem = identity.ok || identity.path === 'body' ? [] : [problems.orderUnreadable(identity.path, identity.problem)];
+  const found = [
+    ...identityProblem,
+    ...(result.success ? [] : result.error.issues.map((i) => problems.orderUnreadable(issuePath(i.path), i.message))),
+  ];
+  if (!identity.ok || !result.success) return { ok: false, problems: found };
+  const { orderGid, name, test, currency, totalCents } = identity.identity;
+  return { ok: true, order: { orderGid, name, test, currency, totalPrice: totalCents, ...result.data } };
 }
 
 /** `line_items[0].price_set.shop_money.amount`, the way the other problems name places. */

@@ -15,12 +15,14 @@ import { type Database, databaseTargetFor, openDatabase } from './db/database.ts
 import { healthRoutes } from './http/health-routes.ts';
 import { JSON_BODY_LIMIT_BYTES, createHttpApp } from './http/http-app.ts';
 import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
-import { IntakeBatcher } from './invoices/intake-batcher.ts';
-import { InvoiceWorker, type GatewaySettings } from './invoices/invoice-worker.ts';
-import { ReconcileSweeper } from './invoices/reconcile-sweep.ts';
+import { DocumentRunner } from './documents/document-runner.ts';
+import { IntakeBatcher } from './documents/intake-batcher.ts';
+import { ReconcileSweeper } from './documents/reconcile-sweep.ts';
+import { createGatewayClient, type GatewaySettings } from './gateway/gateway-client.ts';
 import type { Logger } from './logger.ts';
 import { type AppMetrics, createAppMetrics } from './metrics.ts';
 import { createShopifyAdmin, type ShopifyAdmin } from './shopify/admin-client.ts';
+import { shopifyOrders } from './shopify/shopify-orders.ts';
 import { rewritingFetch } from './shopify/admin-api-origin.ts';
 import { mountOAuthRoutes } from './shopify/oauth-routes.ts';
 import { createOfflineSessions } from './shopify/offline-sessions.ts';
@@ -39,7 +41,7 @@ export interface AppParts {
   shops: ShopRepository;
   sessions: EncryptedSessionStorage;
   admin: ShopifyAdmin;
-  worker: InvoiceWorker;
+  worker: DocumentRunner;
   /** The reconciliation sweep (on a timer when the worker runs and RECONCILE_INTERVAL_MINUTES > 0). */
   sweep: ReconcileSweeper;
   metrics: AppMetrics;
@@ -86,27 +88,25 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const shops = new ShopRepository(database.db, box);
   const sessions = new EncryptedSessionStorage(database.db, box);
   const offlineSessions = createOfflineSessions({ shopify, db: database.db, storage: sessions });
-  const admin = createShopifyAdmin({ shopify, sessions: offlineSessions, logger });
+  const admin = createShopifyAdmin({ sessions: offlineSessions, apiVersion: SHOPIFY_API_VERSION, logger });
   const metrics = createAppMetrics();
   // PGlite has one connection: one intake transaction at a time; PostgreSQL takes a few in parallel.
   const intake = new IntakeBatcher(database.db, { concurrency: database.kind === 'pglite' ? 1 : 4 });
-  const worker = new InvoiceWorker({
+  const gateway = createGatewayClient({ ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
+  const worker = new DocumentRunner({
     db: database.db,
     shops,
-    admin,
-    gateway: o.gateway,
+    shopify: shopifyOrders(admin),
+    gateway,
     appUrl: appUrl.origin,
     logger,
     options: config.worker,
-    onGatewayCall: (call) => metrics.recordGatewayCall(call),
   });
   const sweep = new ReconcileSweeper(
     {
       db: database.db,
       admin,
-      sessions: offlineSessions,
       intake,
-      apiVersion: SHOPIFY_API_VERSION,
       windowHours: config.reconcile.windowHours,
       logger,
       owner: worker.owner,
@@ -141,6 +141,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         db: database.db,
         shopify,
         shops,
+        sessions,
         gateway: o.gateway,
         appUrl: appUrl.origin,
         wakeWorker: () => worker.wake(),

@@ -7,13 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeCredentials } from '../src/admin/admin-api.ts';
 import { mountAdmin } from '../src/admin/admin-routes.ts';
 import { testGatewayConnection } from '../src/admin/connection-test.ts';
-import { decodeCursor, encodeCursor, parseSearch } from '../src/admin/invoice-queries.ts';
+import { decodeCursor, encodeCursor, parseSearch } from '../src/admin/list-params.ts';
 import { orderAdminUrl } from '../src/admin/invoice-view.ts';
 import { mintSessionToken, shopFromClaims } from '../src/admin/session-token.ts';
 import type { Database } from '../src/db/database.ts';
-import { invoices, shops } from '../src/db/schema.ts';
+import { documents, shops } from '../src/db/schema.ts';
 import { silentLogger } from '../src/logger.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from '../src/sandbox/sandbox-gateway.ts';
+import type { DocumentStatus, ErrorKind } from '../src/documents/document-state.ts';
+import { invoiceRow, legacyMessage } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, TEST_API_KEY, TEST_API_SECRET, freePort, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -112,28 +114,28 @@ type Row = {
 
 function invoiceValues(shop: string, r: Row) {
   const orderId = 8_000_000_000_000 + Number(r.orderName.slice(1));
-  return {
+  return invoiceRow({
     id: r.id,
     shop,
     orderGid: `gid://shopify/Order/${orderId}`,
     orderName: r.orderName,
-    status: r.status,
+    status: r.status as DocumentStatus,
     step: r.status === 'completed' ? 'done' : 'send',
     totalCents: 1234,
     currency: 'USD',
     test: r.test ?? false,
-    orderSnapshot: { id: orderId },
+    snapshot: { id: orderId },
     createdAt: new Date(r.createdAt),
     // Microseconds: a Date would drop them, so set them in SQL below.
     branchCode: r.fiscalNumber ? '0000' : null,
     billingPoint: r.fiscalNumber ? '001' : null,
     fiscalNumber: r.fiscalNumber ?? null,
     cufe: r.cufe ?? null,
-    lastErrorKind: r.lastErrorKind ?? null,
+    lastErrorKind: (r.lastErrorKind as ErrorKind | undefined) ?? null,
     lastErrorCode: r.lastErrorCode ?? null,
-    lastErrorMessage: r.lastErrorMessage ?? null,
+    lastError: r.lastErrorMessage ? legacyMessage(r.lastErrorMessage) : null,
     nextAttemptAt: r.nextAttemptAt ? new Date(r.nextAttemptAt) : new Date(),
-  };
+  });
 }
 
 describe.each(testDatabases)('admin API on $name', (target) => {
@@ -143,7 +145,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
   let realB: { id: string; orderName: string };
 
   async function call(method: string, path: string, o: { token?: string | null; body?: unknown; shop?: string } = {}) {
-    const token = o.token === undefined ? h.simulator.sessionToken(o.shop ?? A) : o.token;
+    const token = o.token === undefined ? await h.simulator.sessionToken(o.shop ?? A) : o.token;
     const response = await fetch(`${h.app.url}${path}`, {
       method,
       headers: {
@@ -156,7 +158,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
   }
   const ids = (body: { invoices: { id: string }[] }) => body.invoices.map((i) => i.id);
-  const rowOf = async (invoiceId: string) => (await database.db.select().from(invoices).where(eq(invoices.id, invoiceId)))[0]!;
+  const rowOf = async (invoiceId: string) => (await database.db.select().from(documents).where(eq(documents.id, invoiceId)))[0]!;
   const shopRow = async (shop: string) => (await database.db.select().from(shops).where(eq(shops.shop, shop)))[0]!;
 
   beforeAll(async () => {
@@ -175,20 +177,20 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     await h.simulator.orderPaid(B, orderB, h.webhookAddress);
     for (const gid of ['gid://shopify/Order/5910000000001', 'gid://shopify/Order/5910000000002']) {
       await waitFor(
-        async () => (await database.db.select().from(invoices).where(eq(invoices.orderGid, gid)))[0]?.status === 'completed',
+        async () => (await database.db.select().from(documents).where(eq(documents.orderGid, gid)))[0]?.status === 'completed',
         20_000,
         `${gid} to complete`,
       );
     }
     await h.app.worker.stop();
-    const [a] = await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/5910000000001'));
-    const [b] = await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/5910000000002'));
+    const [a] = await database.db.select().from(documents).where(eq(documents.orderGid, 'gid://shopify/Order/5910000000001'));
+    const [b] = await database.db.select().from(documents).where(eq(documents.orderGid, 'gid://shopify/Order/5910000000002'));
     realA = { id: a!.id, orderName: a!.orderName, gid: a!.orderGid };
     realB = { id: b!.id, orderName: b!.orderName };
 
-    await database.db.insert(invoices).values([...A_ROWS.map((r) => invoiceValues(A, r)), ...B_ROWS.map((r) => invoiceValues(B, r))]);
+    await database.db.insert(documents).values([...A_ROWS.map((r) => invoiceValues(A, r)), ...B_ROWS.map((r) => invoiceValues(B, r))]);
     for (const r of [...A_ROWS, ...B_ROWS]) {
-      await database.db.execute(sql`update invoices set created_at = ${r.createdAt}::timestamptz where id = ${r.id}`);
+      await database.db.execute(sql`update documents set created_at = ${r.createdAt}::timestamptz where id = ${r.id}`);
     }
   });
   afterAll(async () => {
@@ -212,16 +214,18 @@ describe.each(testDatabases)('admin API on $name', (target) => {
 
   it('answers 401 on every route without a token, with a forged, expired, foreign or shop-less one, and changes nothing', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const forged = mintSessionToken({ shop: A, apiKey: TEST_API_KEY, apiSecret: 'not-the-app-secret', ttlSeconds: 60 }).token;
-    const expired = mintSessionToken({
-      shop: A,
-      apiKey: TEST_API_KEY,
-      apiSecret: TEST_API_SECRET,
-      ttlSeconds: 60,
-      now: new Date((now - 600) * 1000),
-    }).token;
-    const otherApp = mintSessionToken({ shop: A, apiKey: 'another-app', apiSecret: TEST_API_SECRET, ttlSeconds: 60 }).token;
-    const before = (await database.db.select().from(invoices)).map((r) => [r.id, r.status, r.updatedAt.getTime()]);
+    const forged = (await mintSessionToken({ shop: A, apiKey: TEST_API_KEY, apiSecret: 'not-the-app-secret', ttlSeconds: 60 })).token;
+    const expired = (
+      await mintSessionToken({
+        shop: A,
+        apiKey: TEST_API_KEY,
+        apiSecret: TEST_API_SECRET,
+        ttlSeconds: 60,
+        now: new Date((now - 600) * 1000),
+      })
+    ).token;
+    const otherApp = (await mintSessionToken({ shop: A, apiKey: 'another-app', apiSecret: TEST_API_SECRET, ttlSeconds: 60 })).token;
+    const before = (await database.db.select().from(documents)).map((r) => [r.id, r.status, r.updatedAt.getTime()]);
     const versions = [(await shopRow(A)).settingsVersion, (await shopRow(A)).enabled];
     for (const [method, path, body] of ROUTES) {
       for (const token of [null, 'not-a-jwt', forged, expired, otherApp]) {
@@ -231,7 +235,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
         expect(r.text).not.toContain(token ?? '@@none@@');
       }
     }
-    expect((await database.db.select().from(invoices)).map((r) => [r.id, r.status, r.updatedAt.getTime()])).toEqual(before);
+    expect((await database.db.select().from(documents)).map((r) => [r.id, r.status, r.updatedAt.getTime()])).toEqual(before);
     expect([(await shopRow(A)).settingsVersion, (await shopRow(A)).enabled]).toEqual(versions);
   });
 
@@ -361,6 +365,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     expect((await call('GET', '/api/invoices/counts')).body.counts).toEqual({
       all: 8,
       pending: 1,
+      waiting: 0,
       needs_attention: 1,
       failed: 2,
       completed: 3,
@@ -369,6 +374,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     expect((await call('GET', '/api/invoices/counts', { shop: B })).body.counts).toEqual({
       all: 3,
       pending: 0,
+      waiting: 0,
       needs_attention: 1,
       failed: 1,
       completed: 1,
@@ -611,7 +617,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
   });
 
   it('saves complete settings, keeps stored credentials a form leaves empty, masks them, and lifts a pause', async () => {
-    await h.app.shops.pause(C, 'The gateway refused the credentials.');
+    await h.app.shops.pause(C, legacyMessage('The gateway refused the credentials.'));
     const view = (await call('GET', '/api/shop', { shop: C })).body;
     expect(view.pausedReason).toBe('The gateway refused the credentials.');
     const saved = await call('PUT', '/api/settings', {
@@ -684,6 +690,7 @@ describe.each(testDatabases)('admin API on $name', (target) => {
       db: database.db,
       shopify: h.app.shopify,
       shops: h.app.shops,
+      sessions: h.app.sessions,
       gateway: { baseUrl: h.sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: 2000 },
       appUrl: 'http://127.0.0.1',
       wakeWorker: () => {},

@@ -7,15 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Session } from '@shopify/shopify-api';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { type Harness, credentialsFor, startHarness } from './support/harness.ts';
+import { CHROMIUM, hasChromium, launchChromium } from './support/chromium.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const SHOP = 'tienda-navegador.myshopify.com';
 const WAIT = { timeout: 20_000 };
@@ -70,19 +69,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     );
     await h.app.shops.ensureInstalled(SHOP);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-PA', timezoneId: 'America/Panama' });
     // Nothing may come from outside the machine: no CDN, no font, no analytics.
     await context.route(
@@ -228,7 +215,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await shot('admin-invoice-attention');
 
     // Fix the setting…
-    await page.click('a.tab[href="#/configuracion"]');
+    await page.click('nav.app-nav a[href="#/configuracion"]');
     await page.locator('#field-mapping-taxRateCodes').waitFor(WAIT);
     await page.fill('#field-mapping-taxRateCodes', '0.085 = 01');
     await save();

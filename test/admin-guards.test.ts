@@ -7,8 +7,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION_TESTS_PER_MINUTE } from '../src/admin/admin-api.ts';
 import type { Database } from '../src/db/database.ts';
-import { invoices, shops } from '../src/db/schema.ts';
+import { documents, shops } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
+import { invoiceRow } from './support/documents.ts';
 import { type Harness, startHarness } from './support/harness.ts';
 
 const A = 'tienda-guardas-a.myshopify.com';
@@ -23,7 +24,7 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
     const response = await fetch(`${h.app.url}${path}`, {
       method,
       headers: {
-        Authorization: `Bearer ${h.simulator.sessionToken(o.shop ?? A)}`,
+        Authorization: `Bearer ${await h.simulator.sessionToken(o.shop ?? A)}`,
         ...(o.type ? { 'Content-Type': o.type } : {}),
       },
       ...(o.body === undefined ? {} : { body: o.body }),
@@ -160,14 +161,16 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
   });
 
   it('treats SQL in the search box as text: shop A finds nothing of shop B', async () => {
-    await database.db.insert(invoices).values({
-      shop: B,
-      orderGid: 'gid://shopify/Order/9',
-      orderName: "#9'; drop table invoices; --",
-      totalCents: 100,
-      currency: 'USD',
-      orderSnapshot: {},
-    });
+    await database.db.insert(documents).values(
+      invoiceRow({
+        shop: B,
+        orderGid: 'gid://shopify/Order/9',
+        orderName: "#9'; drop table invoices; --",
+        totalCents: 100,
+        currency: 'USD',
+        snapshot: {},
+      }),
+    );
     for (const q of ["' or 1=1 --", "#9'; drop table invoices; --", "0000-001-1' or '1'='1"]) {
       const r = await call('GET', `/api/invoices?q=${encodeURIComponent(q)}`);
       expect([q, r.status, r.body.invoices]).toEqual([q, 200, []]);

@@ -9,7 +9,7 @@ import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { invoices } from '../src/db/schema.ts';
+import { documents } from '../src/db/schema.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
 import { spawnApp, testAppEnv } from './support/app-process.ts';
@@ -106,7 +106,7 @@ describe.skipIf(!postgresUrlForTests)('bodies in flight', () => {
       const refused = statuses.flat().filter((s) => s === 503).length;
       expect(statuses.flat().filter((s) => s !== 200 && s !== 503)).toEqual([]);
       expect(statuses.map((a) => a.at(-1))).toEqual(statuses.map(() => 200));
-      const stored = await database.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.shop, SHOP));
+      const stored = await database.db.select({ id: documents.id }).from(documents).where(eq(documents.shop, SHOP));
       expect(stored).toHaveLength(DELIVERIES);
       console.log(
         `bodies in flight: ${DELIVERIES} × ${(FILLER.length / MiB).toFixed(1)} MB signed deliveries at once; ${refused} answers 503 (retried), all ${DELIVERIES} stored; app RSS ${Math.round(afterStart)} MiB after start, peak ${Math.round(peak)} MiB`,

@@ -356,7 +356,10 @@ describe('CLI input checks, in process: refused before any data is opened', () =
     [['show'], /^invoices show: the invoice id is required/],
     [['show', 'not-an-id'], /^invoices show: the invoice id must be a UUID/],
     [['show', '00000000-0000-4000-8000-000000000000', 'extra'], /^invoices show: unexpected argument/],
-    [['list', '--status', 'done'], /^invoices list: --status must be one of Queued \(pending\), Authorized \(completed\), Needs attention/],
+    [
+      ['list', '--status', 'done'],
+      /^invoices list: --status must be one of Queued \(pending\), waiting, Needs attention \(needs_attention\), Failed \(failed\), Authorized \(completed\), Skipped \(skipped\)$/m,
+    ],
     [['list', '--limit', '0'], /^invoices list: --limit must be a whole number from 1 to 10000/],
     [['list', '--shop', 'x'], /^invoices list: --shop must be the store's myshopify\.com domain/],
     [['retry'], /^invoices retry: give an invoice id or --failed, not both/],

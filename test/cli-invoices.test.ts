@@ -6,15 +6,16 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext, CliIo } from '../src/cli/cli-context.ts';
 import { runInvoices } from '../src/cli/invoices-command.ts';
-import { STATUS_WORDS } from '../src/cli/invoice-words.ts';
+import { STATUS_WORDS, panamaTime } from '../src/cli/invoice-words.ts';
 import { loadConfig } from '../src/config/env.ts';
 import type { Database } from '../src/db/database.ts';
-import { gatewayCalls, invoices } from '../src/db/schema.ts';
+import { documents, gatewayCalls } from '../src/db/schema.ts';
 import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
 import { testDatabases } from './support/databases.ts';
+import { invoiceRow, legacyMessage } from './support/documents.ts';
 
 const SHOP = 'tienda-terminal.myshopify.com';
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -52,9 +53,9 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
       newKeyFile: undefined,
       close: async () => {},
     };
-    const row = { shop: SHOP, currency: 'USD', orderSnapshot: { name: POISON }, totalCents: 7578 };
-    await database.db.insert(invoices).values([
-      {
+    const row = { shop: SHOP, currency: 'USD', snapshot: { name: POISON }, totalCents: 7578 };
+    await database.db.insert(documents).values([
+      invoiceRow({
         ...row,
         id: id(1),
         orderGid: 'gid://shopify/Order/1',
@@ -68,30 +69,29 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
         cufe: 'FE0120000155596713-2-2015-5900002026112100000000010010123784932448',
         authorizedAt: new Date('2026-11-25T07:32:40Z'),
         createdAt: new Date('2026-11-25T07:32:23Z'),
-      },
-      {
+      }),
+      invoiceRow({
         ...row,
         id: id(2),
         orderGid: 'gid://shopify/Order/2',
         orderName: '#1002',
         status: 'needs_attention',
         lastErrorKind: 'mapping',
-        lastErrorMessage: `The cart attribute "ruc" holds ${POISON}, not a RUC.`,
-        problems: [{ code: 'invalid_ruc', message: `ruc ${POISON}`, messageEs: `ruc ${POISON}` }],
+        lastError: legacyMessage(`The cart attribute "ruc" holds ${POISON}, not a RUC.`),
         createdAt: new Date('2026-01-01T04:59:00Z'),
-      },
-      {
+      }),
+      invoiceRow({
         ...row,
         id: id(3),
         orderGid: 'gid://shopify/Order/3',
         orderName: '#1003',
         status: 'failed',
         createdAt: new Date('2025-12-31T12:00:00Z'),
-      },
+      }),
     ]);
     await database.db.insert(gatewayCalls).values([
       {
-        invoiceId: id(1),
+        documentId: id(1),
         shop: SHOP,
         operation: 'SendDocument',
         outcome: 'authorized',
@@ -101,7 +101,7 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
         createdAt: new Date('2026-11-25T07:32:39Z'),
       },
       {
-        invoiceId: id(1),
+        documentId: id(1),
         shop: SHOP,
         operation: 'DownloadPDF',
         outcome: 'ok',
@@ -180,7 +180,7 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
     const bad = await cli('list', '--status', 'bogus');
     expect(bad.code).toBe(2);
     expect(bad.err[0]).toBe(
-      'invoices list: --status must be one of Queued (pending), Authorized (completed), Needs attention (needs_attention), Failed (failed), Skipped (skipped)',
+      'invoices list: --status must be one of Queued (pending), waiting, Needs attention (needs_attention), Failed (failed), Authorized (completed), Skipped (skipped)',
     );
   });
 
@@ -189,7 +189,7 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
     expect(onlyFailed.out).toEqual([`1 invoice (failed) back in the queue for ${SHOP}.`]);
     const both = await cli('retry', '--failed');
     expect(both.out).toEqual(['1 invoice (failed or needs attention) back in the queue.']);
-    const rows = await database.db.select({ id: invoices.id, status: invoices.status }).from(invoices);
+    const rows = await database.db.select({ id: documents.id, status: documents.status }).from(documents);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [id(1)]: 'completed', [id(2)]: 'pending', [id(3)]: 'pending' });
     const queued = await cli('list', '--status', 'queued');
     // Queued again: #1002 after its mapping error (Retrying, as the page says), #1003 of a shop not enabled (On hold).
@@ -206,12 +206,15 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
 });
 
 describe('one vocabulary', () => {
-  it('the CLI’s status words are the admin page’s (English, like the rest of the CLI)', async () => {
-    // The page's dictionary module sets the document's language on load.
-    Object.assign(globalThis, { document: { documentElement: {} } });
-    const page = '../src/admin/public/i18n.js';
-    const i18n = (await import(page)) as { setLanguage(l: string): void; t(key: string): string };
-    i18n.setLanguage('en');
-    for (const [key, word] of Object.entries(STATUS_WORDS)) expect([key, i18n.t(`status.${key}`)]).toEqual([key, word]);
+  it('the CLI’s status words and times are the admin page’s (English, like the rest of the CLI)', async () => {
+    // The page's own modules: its English words and its date format (plain ES modules without a DOM).
+    const words = '../src/admin/public/words-en.js';
+    const format = '../src/admin/public/format.js';
+    const { WORDS_EN } = (await import(words)) as { WORDS_EN: Record<string, string> };
+    const { formatDateTime } = (await import(format)) as { formatDateTime(iso: string): string };
+    for (const [key, word] of Object.entries(STATUS_WORDS)) expect([key, WORDS_EN[`status.${key}`]]).toEqual([key, word]);
+    for (const iso of ['2026-11-25T07:32:23Z', '2026-01-01T04:59:59Z', '2026-01-01T05:00:00Z', '2028-02-29T23:05:00Z']) {
+      expect([iso, panamaTime(new Date(iso))]).toEqual([iso, formatDateTime(iso)]);
+    }
   });
 });

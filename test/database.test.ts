@@ -7,8 +7,9 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, MIGRATIONS_DIR, rowsOf } from '../src/db/database.ts';
-import { fiscalSequences, invoices, schema } from '../src/db/schema.ts';
-import { findCustomerInvoices } from '../src/privacy/customer-invoices.ts';
+import { fiscalSequences, documents, schema } from '../src/db/schema.ts';
+import { findCustomerDocuments as findCustomerInvoices } from '../src/documents/store/index.ts';
+import { invoiceRow } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
 
 describe.each(testDatabases)('database on $name', (target) => {
@@ -27,11 +28,11 @@ describe.each(testDatabases)('database on $name', (target) => {
     const names = rowsOf<{ table_name: string }>(rows).map((r) => r.table_name);
     expect(names).toEqual([
       'compliance_requests',
+      'document_pdfs',
+      'documents',
       'fiscal_sequences',
       'fiscal_skips',
       'gateway_calls',
-      'invoice_pdfs',
-      'invoices',
       'reconcile_sweeps',
       'sessions',
       'shops',
@@ -42,22 +43,22 @@ describe.each(testDatabases)('database on $name', (target) => {
   it('compresses order snapshots with lz4 where the server has it (PostgreSQL), pglz otherwise (PGlite)', async () => {
     const result = await database.db.execute<{ lz4: boolean; method: string }>(sql`
       select (select 'lz4' = any(enumvals) from pg_settings where name = 'default_toast_compression') as lz4, attcompression::text as method
-      from pg_attribute where attrelid = 'invoices'::regclass and attname = 'order_snapshot'`);
+      from pg_attribute where attrelid = 'documents'::regclass and attname = 'snapshot'`);
     const [row] = rowsOf<{ lz4: boolean; method: string }>(result);
     expect(row).toEqual(target.name === 'postgres' ? { lz4: true, method: 'l' } : { lz4: false, method: '' });
   });
 
   it('refuses a second invoice for the same shop, order and document type', async () => {
-    const row = {
+    const row = invoiceRow({
       shop: 'a.myshopify.com',
       orderGid: 'gid://shopify/Order/1',
       orderName: '#1001',
       totalCents: 1234,
       currency: 'USD',
-      orderSnapshot: { id: 1 },
-    };
-    const first = await database.db.insert(invoices).values(row).onConflictDoNothing().returning({ id: invoices.id });
-    const second = await database.db.insert(invoices).values(row).onConflictDoNothing().returning({ id: invoices.id });
+      snapshot: { id: 1 },
+    });
+    const first = await database.db.insert(documents).values(row).onConflictDoNothing().returning({ id: documents.id });
+    const second = await database.db.insert(documents).values(row).onConflictDoNothing().returning({ id: documents.id });
     expect(first).toHaveLength(1);
     expect(second).toHaveLength(0);
   });
@@ -101,7 +102,7 @@ describe('the embedded database on disk', () => {
   });
 });
 
-describe('an embedded database made before the order snapshot became text', () => {
+describe('an embedded database made before the order snapshot became text and invoices became documents', () => {
   it('keeps every stored snapshot, and still finds customers in it', async () => {
     // The first migration alone, as an installation made before 0001 has it.
     const first = fs.mkdtempSync(path.join(os.tmpdir(), 'fe-migrations-'));
@@ -121,14 +122,18 @@ describe('an embedded database made before the order snapshot became text', () =
         note: 'café ñ',
       };
       await client.query(
-        `insert into invoices (shop, order_gid, order_name, total_cents, currency, order_snapshot) values ('a.myshopify.com', 'gid://shopify/Order/42', '#1042', 1234, 'USD', $1::jsonb)`,
+        `insert into invoices (shop, order_gid, order_name, total_cents, currency, order_snapshot, status, last_error_kind, last_error_message)
+         values ('a.myshopify.com', 'gid://shopify/Order/42', '#1042', 1234, 'USD', $1::jsonb, 'needs_attention', 'rejected', 'Rejected (code 109).')`,
         [JSON.stringify(snapshot)],
       );
 
       await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
       const typed = drizzle({ client, schema }) as unknown as Db;
-      const [row] = await typed.select().from(invoices);
-      expect(row?.orderSnapshot).toEqual(snapshot);
+      const [row] = await typed.select().from(documents);
+      expect(row?.snapshot).toEqual(snapshot);
+      // 0002: the invoice row is a fiscal document keyed by its order, and its reason a catalogue message.
+      expect(row).toMatchObject({ kind: 'invoice', sourceKey: 'gid://shopify/Order/42', documentType: '01', status: 'needs_attention' });
+      expect(row?.lastError).toEqual({ key: 'legacy', params: { text: 'Rejected (code 109).' } });
       const byId = await findCustomerInvoices(typed, 'a.myshopify.com', { orderGids: [], customerId: '8000000000001', email: undefined });
       const byEmail = await findCustomerInvoices(typed, 'a.myshopify.com', {
         orderGids: [],

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { gatewayCalls, invoices, webhookDeliveries } from '../src/db/schema.ts';
+import { gatewayCalls, documents, webhookDeliveries } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -43,11 +43,11 @@ describe.each(testDatabases)('a storm of duplicate deliveries on $name', (target
     expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(49);
 
     const invoice = await waitFor(async () => {
-      const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, gid));
+      const [row] = await database.db.select().from(documents).where(eq(documents.orderGid, gid));
       return row?.status === 'completed' ? row : undefined;
     });
-    expect(await database.db.select().from(invoices).where(eq(invoices.shop, SHOP))).toHaveLength(1);
-    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoice.id))).filter(
+    expect(await database.db.select().from(documents).where(eq(documents.shop, SHOP))).toHaveLength(1);
+    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.documentId, invoice.id))).filter(
       (c) => c.operation === 'SendDocument',
     );
     expect(sends).toHaveLength(1);

@@ -12,8 +12,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatCents } from '../mappers/money.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
-import { fiscalSkips, invoices, webhookDeliveries } from '../src/db/schema.ts';
-import { retryInvoices } from '../src/invoices/invoice-repository.ts';
+import { fiscalSkips, documents, webhookDeliveries } from '../src/db/schema.ts';
+import { retryDocuments as retryInvoices } from '../src/documents/store/index.ts';
+import { lastErrorText } from './support/documents.ts';
 import { type SandboxStats, mulberry32 } from '../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
@@ -50,9 +51,9 @@ async function verifyExactlyOnce(
   shop: string,
   orderIds: number[],
 ): Promise<Verified> {
-  const rows = await database.db.select().from(invoices).where(eq(invoices.shop, shop));
+  const rows = await database.db.select().from(documents).where(eq(documents.shop, shop));
   expect(rows).toHaveLength(orderIds.length);
-  expect(rows.filter((r) => r.status !== 'completed').map((r) => `${r.orderName}: ${r.status} ${r.lastErrorMessage}`)).toEqual([]);
+  expect(rows.filter((r) => r.status !== 'completed').map((r) => `${r.orderName}: ${r.status} ${lastErrorText(r)}`)).toEqual([]);
   expect(new Set(rows.map((r) => r.orderGid))).toEqual(new Set(orderIds.map((id) => `gid://shopify/Order/${id}`)));
 
   const issued = sandbox.gateway.documents().filter((d) => d.company === shop);
@@ -103,7 +104,7 @@ async function settle(database: Database, shop: string, count: number, timeoutMs
   let merchantRetries = 0;
   await waitFor(
     async () => {
-      const rows = await database.db.select({ id: invoices.id, status: invoices.status }).from(invoices).where(eq(invoices.shop, shop));
+      const rows = await database.db.select({ id: documents.id, status: documents.status }).from(documents).where(eq(documents.shop, shop));
       const stopped = rows.filter((r) => r.status === 'needs_attention' || r.status === 'failed').map((r) => r.id);
       if (stopped.length > 0) merchantRetries += await retryInvoices(database.db, { ids: stopped });
       return rows.length === count && rows.every((r) => r.status === 'completed');

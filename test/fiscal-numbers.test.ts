@@ -3,9 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { fiscalSequences, invoices } from '../src/db/schema.ts';
-import { IntakeBatcher } from '../src/invoices/intake-batcher.ts';
-import { reserveFiscalNumber, type InvoiceRow } from '../src/invoices/invoice-repository.ts';
+import { fiscalSequences, documents } from '../src/db/schema.ts';
+import { IntakeBatcher } from '../src/documents/intake-batcher.ts';
+import { reserveFiscalNumber, type DocumentRow as InvoiceRow } from '../src/documents/store/index.ts';
+import { newInvoice } from './support/documents.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { testDatabases } from './support/databases.ts';
@@ -32,23 +33,15 @@ describe.each(testDatabases)('fiscal numbers on $name', (target) => {
     await Promise.all(
       Array.from({ length: count }, () => {
         const n = nextOrder++;
-        const order = {
-          shop,
-          orderGid: `gid://shopify/Order/${n}`,
-          orderName: `#${n}`,
-          totalCents: 100,
-          currency: 'USD',
-          test: false,
-          rawOrder: '{}',
-        };
+        const order = newInvoice({ shop, orderGid: `gid://shopify/Order/${n}`, orderName: `#${n}`, totalCents: 100 });
         return batcher.enqueue(order, { webhookId: `w-${n}`, eventId: undefined, topic: 'orders/paid', triggeredAt: undefined });
       }),
     );
     // Claims skip shops that are not enabled: take the rows by hand, as a worker's claim would.
     const rows = await database.db
-      .update(invoices)
+      .update(documents)
       .set({ leaseOwner: OWNER, leaseUntil: sql`now() + interval '1 minute'` })
-      .where(eq(invoices.shop, shop))
+      .where(eq(documents.shop, shop))
       .returning();
     return { shop, rows };
   }
@@ -82,7 +75,7 @@ describe.each(testDatabases)('fiscal numbers on $name', (target) => {
     // The lease went to someone else: no number, and the sequence does not move.
     expect(await reserveFiscalNumber(database.db, second, 'worker-b', LEASE_MS, numbering)).toBeUndefined();
     expect(await nextNumberOf(shop)).toBe(2);
-    const [again] = await database.db.select().from(invoices).where(eq(invoices.id, second.id));
+    const [again] = await database.db.select().from(documents).where(eq(documents.id, second.id));
     expect(again?.fiscalNumber).toBeNull();
   });
 

@@ -6,9 +6,10 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricsAccess } from '../src/config/env.ts';
 import type { Database } from '../src/db/database.ts';
-import { invoices } from '../src/db/schema.ts';
+import { documents } from '../src/db/schema.ts';
 import { type HealthDeps, healthRoutes } from '../src/http/health-routes.ts';
 import { MetricsRegistry, createAppMetrics, escapeLabelValue } from '../src/metrics.ts';
+import { legacyMessage } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -142,7 +143,7 @@ describe.each(testDatabases)('/healthz and /metrics on $name', (target) => {
     expect(JSON.parse(delivery.body)).toEqual({ outcome: 'stored' });
     await waitFor(
       async () => {
-        const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/6200000000001'));
+        const [row] = await database.db.select().from(documents).where(eq(documents.orderGid, 'gid://shopify/Order/6200000000001'));
         return row?.status === 'completed';
       },
       20_000,
@@ -212,9 +213,9 @@ describe.each(testDatabases)('/healthz with the worker off and a waiting queue o
     await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 6_200_000_000_002 }), h.webhookAddress);
     await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 6_200_000_000_003 }), h.webhookAddress);
     await database.db
-      .update(invoices)
+      .update(documents)
       .set({ nextAttemptAt: sql`now() - interval '90 seconds'` })
-      .where(eq(invoices.orderGid, 'gid://shopify/Order/6200000000002'));
+      .where(eq(documents.orderGid, 'gid://shopify/Order/6200000000002'));
 
     const r = await get(`${h.app.url}/healthz`);
     expect(r.status).toBe(200);
@@ -233,7 +234,7 @@ describe.each(testDatabases)('/healthz with the worker off and a waiting queue o
     expect(lines.some((l) => l.startsWith('fe_worker_last_tick_age_seconds '))).toBe(false);
 
     // A paused shop's invoices wait for the merchant, not the worker: out of the queue.
-    await h.app.shops.pause(SHOP, 'credentials refused');
+    await h.app.shops.pause(SHOP, legacyMessage('credentials refused'));
     expect(((await get(`${h.app.url}/healthz`)).body as { queue: unknown }).queue).toEqual({ due: 0, oldestDueAgeSeconds: 0 });
   });
 });
@@ -268,8 +269,8 @@ describe.each(testDatabases)('/healthz when the database is gone on $name', (tar
     expect(m.status).toBe(200);
     checkExposition(m.text);
     const lines = m.text.split('\n');
-    // Deliveries, invoices, queue depth and queue age could not be read.
-    expect(lines).toContain('fe_scrape_collect_failures 4');
+    // Deliveries, invoices, documents, queue depth and queue age could not be read.
+    expect(lines).toContain('fe_scrape_collect_failures 5');
     expect(lines).toContain('fe_sweep_runs_total 0');
     expect(lines.some((l) => l.startsWith('fe_invoices{'))).toBe(false);
   });

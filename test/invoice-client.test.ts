@@ -3,6 +3,7 @@ import { buildClient, panamaPhone, splitRucAndDv, taxpayerType } from '../mapper
 import { mappingSettingsSchema, type MappingSettingsInput } from '../mappers/mapping-settings.ts';
 import type { ShopifyOrder } from '../mappers/shopify-order.ts';
 import { loadOrder } from './support/order-fixtures.ts';
+import { withTexts } from './support/documents.ts';
 
 function orderWith(attributes: Record<string, string>, changes: Partial<ShopifyOrder> = {}): ShopifyOrder {
   return {
@@ -121,7 +122,7 @@ describe('buildClient: registered taxpayer (01)', () => {
   });
 
   it('a wrong check digit is a problem the merchant sees', () => {
-    expect(client(orderWith({ ruc: '155596713-2-2015', dv: '58' }))).toEqual({
+    expect(withTexts(client(orderWith({ ruc: '155596713-2-2015', dv: '58' })))).toEqual({
       ok: false,
       problems: [
         {
@@ -149,7 +150,7 @@ describe('buildClient: registered taxpayer (01)', () => {
     expect(!client(orderWith({ ruc: '155596713-2-2015' })).ok && client(orderWith({ ruc: '155596713-2-2015' }))).toMatchObject({
       problems: [{ code: 'ruc_check_digit_missing', path: 'note_attributes.ruc' }],
     });
-    expect(client(orderWith({ ruc: 'no tengo', dv: '12' }))).toMatchObject({
+    expect(withTexts(client(orderWith({ ruc: 'no tengo', dv: '12' })))).toMatchObject({
       ok: false,
       problems: [
         {

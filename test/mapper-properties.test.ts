@@ -1,10 +1,12 @@
 // DESIGN §6 invariants 1–5 on orders generated the way Shopify computes them (both tax modes, line and
 // order discounts, shipping and its discounts, several rates, tips, gift cards, quantities to 1 000,
 // prices to 100 000.00). At least 10 000 cases run; a counter proves it.
+import { documentFor } from './support/order-fixtures.ts';
+import { withTexts } from './support/documents.ts';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mappingSettingsSchema, type MappingSettings } from '../mappers/mapping-settings.ts';
-import { type OrderTransaction, orderToDocument } from '../mappers/order-to-document.ts';
+import type { OrderTransaction } from '../mappers/order-to-document.ts';
 import { cents } from '../mappers/money.ts';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
 import type { GatewayDocument } from '../mappers/gateway-document.ts';
@@ -198,7 +200,7 @@ function mapCase(c: Case, body: Body) {
   const parsed = parseShopifyOrder(JSON.parse(JSON.stringify(body)));
   if (!parsed.ok) throw new Error(`fixture did not parse: ${JSON.stringify(parsed.problems)}`);
   const transactions = transactionsFor(c, body);
-  return orderToDocument({
+  return documentFor({
     order: parsed.order,
     settings: settingsFor(c),
     ...(transactions === undefined ? {} : { transactions }),
@@ -367,7 +369,7 @@ function checkBrokenCase(c: Case, how: Breakage, delta: number): void {
   if (result.ok) throw new Error(`a broken order (${how}) was mapped to a document`);
   const codes = result.problems.map((p) => p.code);
   expect(codes.some((code) => EXPECTED_CODE[how].includes(code))).toBe(true);
-  for (const p of result.problems) {
+  for (const p of withTexts(result.problems)) {
     expect(p.message.length).toBeGreaterThan(20);
     expect(p.messageEs.length).toBeGreaterThan(20);
   }

@@ -7,7 +7,7 @@ import { Session } from '@shopify/shopify-api';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.ts';
-import { fiscalSkips, invoices } from '../src/db/schema.ts';
+import { fiscalSkips, documents } from '../src/db/schema.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
@@ -73,14 +73,14 @@ async function deliver(world: World, ids: number[], address: (i: number) => stri
 async function completedCount(database: Database): Promise<number> {
   const [row] = await database.db
     .select({ n: sql<number>`count(*)::int` })
-    .from(invoices)
-    .where(eq(invoices.status, 'completed'));
+    .from(documents)
+    .where(eq(documents.status, 'completed'));
   return row!.n;
 }
 
 /** Every order once, every number once, and the gateway agrees. */
 async function expectExactlyOnce(database: Database, world: World, ids: number[]): Promise<number[]> {
-  const rows = await database.db.select().from(invoices).where(eq(invoices.shop, SHOP));
+  const rows = await database.db.select().from(documents).where(eq(documents.shop, SHOP));
   expect(rows).toHaveLength(ids.length);
   expect(rows.every((r) => r.status === 'completed')).toBe(true);
   const numbers = rows.map((r) => r.fiscalNumber!).sort((a, b) => a - b);
@@ -203,7 +203,7 @@ describe('the app as processes', () => {
         const ok = ids.filter((id) => answered.get(id) === 200);
         expect(ok.length).toBeGreaterThan(750);
         expect([...new Set(answered.values())].filter((s) => s !== 200 && s !== 500 && s !== 503)).toEqual([]);
-        const stored = await database.db.select({ gid: invoices.orderGid }).from(invoices);
+        const stored = await database.db.select({ gid: documents.orderGid }).from(documents);
         const storedGids = new Set(stored.map((r) => r.gid));
         expect(ok.filter((id) => !storedGids.has(`gid://shopify/Order/${id}`))).toEqual([]);
 

@@ -1,8 +1,14 @@
-// Install by OAuth against the store simulator, over HTTP: begin → Shopify's authorize page → callback
-// (HMAC + state) → code exchanged at the simulator → expiring offline session stored encrypted → shop row.
+// Installs against the store simulator, over HTTP.
+// OAuth (outside the admin): begin → Shopify's authorize page → callback (HMAC + state) → code exchanged at
+// the simulator → expiring offline session stored encrypted → shop row.
+// Token exchange (Shopify-managed installation, inside the admin): an embedded page load with an `id_token`
+// exchanges it for an expiring offline token, marks the shop installed and serves the page with no
+// redirect; the same happens for an API fetch; a refused token bounces through App Bridge; uninstall then
+// reinstall works as for a code-grant install.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
+import { RETRY_INVALID_SESSION_HEADER, mintSessionToken } from '../src/admin/session-token.ts';
 import { sessions, shops } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, TEST_API_KEY, startHarness } from './support/harness.ts';
@@ -10,8 +16,9 @@ import { BROWSER_UA, approveAtShopify, beginInstall, installViaOAuth, openCallba
 import { makePaidOrder } from './support/order-factory.ts';
 
 const ORDER_QUERY = 'query Order($id: ID!) { order(id: $id) { id name } }';
+const HOST = 'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRh';
 
-describe.each(testDatabases)('OAuth install on $name', (target) => {
+describe.each(testDatabases)('install by OAuth and by token exchange on $name', (target) => {
   let database: Database;
   let h: Harness;
 
@@ -26,6 +33,18 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
 
   const sessionRows = (shop: string) => database.db.select().from(sessions).where(eq(sessions.shop, shop));
   const shopRows = (shop: string) => database.db.select().from(shops).where(eq(shops.shop, shop));
+  /** The shop's stored offline session: an expiring token (one hour) with its 90-day refresh token. */
+  const expiringOfflineSession = async (shop: string, scope: string) => {
+    const session = await h.app.sessions.loadSession(`offline_${shop}`);
+    expect(session).toMatchObject({ id: `offline_${shop}`, shop, isOnline: false, scope });
+    expect(session?.accessToken).toMatch(/^shpua_[0-9a-f]{32}$/);
+    expect(session?.refreshToken).toMatch(/^shprt_[0-9a-f]{32}$/);
+    const lifetimeMs = (session?.expires?.getTime() ?? 0) - Date.now();
+    expect(lifetimeMs).toBeGreaterThan(3_590_000);
+    expect(lifetimeMs).toBeLessThanOrEqual(3_600_000);
+    expect((session?.refreshTokenExpires?.getTime() ?? 0) - Date.now()).toBeGreaterThan(89 * 24 * 3600_000);
+    return session;
+  };
 
   it('begin redirects to Shopify authorize with our key, scopes, callback and a signed state cookie', async () => {
     const { cookies, authorizeUrl } = await beginInstall(h.app.url, 'tienda-begin.myshopify.com');
@@ -54,14 +73,7 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
     expect(done.status).toBe(302);
     expect(done.headers.get('location')).toBe(`https://admin.shopify.com/store/tienda-oauth/apps/${TEST_API_KEY}`);
 
-    const session = await h.app.sessions.loadSession(`offline_${shop}`);
-    expect(session).toMatchObject({ id: `offline_${shop}`, shop, isOnline: false, scope: 'write_orders' });
-    expect(session?.accessToken).toMatch(/^shpua_[0-9a-f]{32}$/);
-    expect(session?.refreshToken).toMatch(/^shprt_[0-9a-f]{32}$/);
-    const lifetimeMs = (session?.expires?.getTime() ?? 0) - Date.now();
-    expect(lifetimeMs).toBeGreaterThan(3_590_000);
-    expect(lifetimeMs).toBeLessThanOrEqual(3_600_000);
-    expect((session?.refreshTokenExpires?.getTime() ?? 0) - Date.now()).toBeGreaterThan(89 * 24 * 3600_000);
+    const session = await expiringOfflineSession(shop, 'write_orders');
 
     // On disk the tokens are sealed, not readable.
     const [row] = await sessionRows(shop);
@@ -88,11 +100,12 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
     expect(answer).toMatchObject({ ok: true, data: { order: { id: gid, name: '#301' } } });
   });
 
-  it('the app home sends an unknown shop to OAuth (leaving the admin iframe) and an installed one to the app page', async () => {
+  it('the app home sends an unknown shop to OAuth outside the admin; embedded, it serves the page (token exchange installs)', async () => {
     const unknown = await fetch(`${h.app.url}/?shop=tienda-nueva.myshopify.com`, { redirect: 'manual' });
     expect(unknown.status).toBe(302);
     expect(unknown.headers.get('location')).toBe('/api/auth?shop=tienda-nueva.myshopify.com');
 
+    // Inside the admin Shopify installs the app itself: no OAuth, no leaving the iframe, the page itself.
     const framed = await fetch(
       `${h.app.url}/?shop=tienda-nueva.myshopify.com&embedded=1&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW51ZXZh`,
       { redirect: 'manual' },
@@ -100,12 +113,13 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
     expect(framed.status).toBe(200);
     const page = await framed.text();
     expect(page).toContain(`<meta name="shopify-api-key" content="${TEST_API_KEY}">`);
-    expect(page).toContain(`window.open(new URL("/api/auth?shop=tienda-nueva.myshopify.com", location.origin).href, '_top')`);
+    expect(page).toContain('<script type="module" src="/admin/assets/app.js"></script>');
+    expect(page).not.toContain('/api/auth');
 
     await installViaOAuth(h.app.url, 'tienda-home.myshopify.com');
-    const home = await fetch(`${h.app.url}/?shop=tienda-home.myshopify.com&embedded=1&host=abc`, { redirect: 'manual' });
+    const home = await fetch(`${h.app.url}/?shop=tienda-home.myshopify.com`, { redirect: 'manual' });
     expect(home.status).toBe(302);
-    expect(home.headers.get('location')).toBe('/admin?shop=tienda-home.myshopify.com&embedded=1&host=abc');
+    expect(home.headers.get('location')).toBe('/admin?shop=tienda-home.myshopify.com');
 
     expect((await fetch(`${h.app.url}/?shop=not a shop`, { redirect: 'manual' })).status).toBe(400);
   });
@@ -162,5 +176,90 @@ describe.each(testDatabases)('OAuth install on $name', (target) => {
     }
     const bot = await fetch(`${h.app.url}/api/auth?shop=tienda-bot.myshopify.com`, { redirect: 'manual' });
     expect(bot.status).toBe(410);
+  });
+
+  // ── token exchange ──
+
+  const embeddedLoad = (shop: string, idToken: string, path = '/') =>
+    fetch(`${h.app.url}${path}?embedded=1&host=${HOST}&shop=${shop}&locale=es&id_token=${encodeURIComponent(idToken)}`, {
+      redirect: 'manual',
+    });
+
+  it('an embedded load with id_token installs the shop: expiring offline session, shop row, the page itself', async () => {
+    const shop = 'tienda-tx.myshopify.com';
+    expect(await sessionRows(shop)).toEqual([]);
+    const page = await embeddedLoad(shop, await h.simulator.sessionToken(shop));
+
+    expect(page.status).toBe(200);
+    expect(page.headers.get('location')).toBeNull();
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
+    const html = await page.text();
+    expect(html).toContain(`<meta name="shopify-api-key" content="${TEST_API_KEY}">`);
+    expect(html).toContain(`"shop":"${shop}","embedded":true`);
+    expect(html).toContain('"locale":"es"');
+
+    // Shopify-managed installation grants the scopes the toml declares.
+    const session = await expiringOfflineSession(shop, 'read_orders,write_orders');
+    const [row] = await sessionRows(shop);
+    expect(row?.accessTokenEnc).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(session?.accessToken);
+    expect(await h.app.shops.get(shop)).toMatchObject({ shop, installed: true, enabled: false, credentials: undefined });
+
+    // The exchanged token is the simulator's: the Admin API answers with it.
+    const gid = h.simulator.setOrder(shop, makePaidOrder({ id: 5_930_000_000_001 }));
+    expect(await h.app.admin.graphql(shop, ORDER_QUERY, { id: gid })).toMatchObject({
+      ok: true,
+      data: { order: { id: gid, name: '#1' } },
+    });
+
+    // Loading again keeps the session: no second exchange.
+    expect((await embeddedLoad(shop, await h.simulator.sessionToken(shop), '/admin')).status).toBe(200);
+    expect((await h.app.sessions.loadSession(`offline_${shop}`))?.accessToken).toBe(session?.accessToken);
+  });
+
+  it('a first API fetch with a valid token installs too, concurrent ones included', async () => {
+    const shop = 'tienda-tx-api.myshopify.com';
+    const token = await h.simulator.sessionToken(shop);
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => fetch(`${h.app.url}/api/shop`, { headers: { Authorization: `Bearer ${token}` } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(((await answers[0]!.json()) as { shop: string; installed: boolean }).installed).toBe(true);
+    expect(await sessionRows(shop)).toHaveLength(1);
+  });
+
+  it('a token the app refuses bounces a document load through App Bridge and gets 401 + retry on a fetch; nothing is stored', async () => {
+    const shop = 'tienda-tx-forged.myshopify.com';
+    const forged = (await mintSessionToken({ shop, apiKey: TEST_API_KEY, apiSecret: 'not-the-app-secret', ttlSeconds: 60 })).token;
+    const page = await embeddedLoad(shop, forged);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe(
+      `<!doctype html>\n<script data-api-key="${TEST_API_KEY}" src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script>\n`,
+    );
+    const fetched = await fetch(`${h.app.url}/api/shop`, { headers: { Authorization: `Bearer ${forged}` } });
+    expect(fetched.status).toBe(401);
+    expect(fetched.headers.get(RETRY_INVALID_SESSION_HEADER)).toBe('1');
+    expect(await sessionRows(shop)).toEqual([]);
+    expect(await h.app.shops.get(shop)).toBeUndefined();
+  });
+
+  it('uninstall deletes the session as today; the next embedded load installs again with a new token', async () => {
+    const shop = 'tienda-tx.myshopify.com';
+    const before = await h.app.sessions.loadSession(`offline_${shop}`);
+    const uninstalled = await h.simulator.sendWebhook({
+      address: `${h.app.url}/webhooks/app/uninstalled`,
+      topic: 'app/uninstalled',
+      shop,
+      payload: { id: 1, myshopify_domain: shop },
+    });
+    expect(uninstalled.status).toBe(200);
+    expect(await sessionRows(shop)).toEqual([]);
+    expect((await h.app.shops.get(shop))?.installed).toBe(false);
+
+    expect((await embeddedLoad(shop, await h.simulator.sessionToken(shop))).status).toBe(200);
+    const after = await h.app.sessions.loadSession(`offline_${shop}`);
+    expect(after?.accessToken).toMatch(/^shpua_/);
+    expect(after?.accessToken).not.toBe(before?.accessToken);
+    expect((await h.app.shops.get(shop))?.installed).toBe(true);
   });
 });

@@ -5,10 +5,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type MappingSettingsInput, mappingSettingsSchema } from '../mappers/mapping-settings.ts';
 import { cents } from '../mappers/money.ts';
-import { needsTransactions, orderToDocument, panamaDateTime } from '../mappers/order-to-document.ts';
+import { panamaDateTime } from '../mappers/document-numbering.ts';
+import { needsTransactions } from '../mappers/order-to-document.ts';
 import type { ClientBlock, GatewayDocument, GatewayItem } from '../mappers/gateway-document.ts';
 import { brokenInvariants } from './support/document-invariants.ts';
-import { ORDER_FIXTURES_DIR, loadOrder, loadTransactions, mapFixture, orderFixtureNames } from './support/order-fixtures.ts';
+import { ORDER_FIXTURES_DIR, loadOrder, loadTransactions, mapFixture, orderFixtureNames, documentFor } from './support/order-fixtures.ts';
+import { withTexts } from './support/documents.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Expected-document builders: they only arrange literal values.
@@ -391,7 +393,7 @@ describe('orderToDocument on fixture orders', () => {
 
 describe('orderToDocument problems on fixture orders', () => {
   it('bad check digit: the merchant is told which RUC and DV do not match', () => {
-    expect(mapFixture('bad-check-digit')).toEqual({
+    expect(withTexts(mapFixture('bad-check-digit'))).toEqual({
       ok: false,
       problems: [
         {
@@ -407,7 +409,7 @@ describe('orderToDocument problems on fixture orders', () => {
   });
 
   it('unknown rate: 8 % is not an ITBMS rate', () => {
-    expect(mapFixture('unknown-rate')).toEqual({
+    expect(withTexts(mapFixture('unknown-rate'))).toEqual({
       ok: false,
       problems: [
         {
@@ -423,7 +425,7 @@ describe('orderToDocument problems on fixture orders', () => {
   });
 
   it('a shop in euros', () => {
-    expect(mapFixture('eur-currency')).toEqual({
+    expect(withTexts(mapFixture('eur-currency'))).toEqual({
       ok: false,
       problems: [
         {
@@ -441,13 +443,13 @@ describe('orderToDocument problems on fixture orders', () => {
   it('several gateways without their transactions', () => {
     expect(needsTransactions(loadOrder('several-gateways'))).toBe(true);
     expect(needsTransactions(loadOrder('tax-exclusive'))).toBe(false);
-    const result = orderToDocument({
+    const result = documentFor({
       order: loadOrder('several-gateways'),
       settings: mappingSettingsSchema.parse({}),
       numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
       now: new Date('2026-11-20T15:30:00Z'),
     });
-    expect(result).toEqual({
+    expect(withTexts(result)).toEqual({
       ok: false,
       problems: [
         {
@@ -464,7 +466,7 @@ describe('orderToDocument problems on fixture orders', () => {
 
   it('transactions that do not add up to the order total', () => {
     const transactions = loadTransactions('several-gateways')!.slice(0, 1);
-    const result = orderToDocument({
+    const result = documentFor({
       order: loadOrder('several-gateways'),
       settings: mappingSettingsSchema.parse({}),
       transactions,
@@ -472,7 +474,7 @@ describe('orderToDocument problems on fixture orders', () => {
       now: new Date('2026-11-20T15:30:00Z'),
     });
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.problems.map((p) => [p.code, p.message])).toEqual([
+    expect(!result.ok && withTexts(result.problems).map((p) => [p.code, p.message])).toEqual([
       [
         'payments_mismatch',
         "Shopify's payment records add up to 200.00 but the order total is 363.80. Check the order's payments in Shopify, then retry.",
@@ -482,13 +484,13 @@ describe('orderToDocument problems on fixture orders', () => {
 
   it('an order whose total does not match its lines is not invoiced (never a wrong invoice)', () => {
     const order = { ...loadOrder('tax-exclusive'), totalPrice: cents(10_594) };
-    const result = orderToDocument({
+    const result = documentFor({
       order,
       settings: mappingSettingsSchema.parse({}),
       numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
       now: new Date(),
     });
-    expect(!result.ok && result.problems).toEqual([
+    expect(withTexts(!result.ok && result.problems)).toEqual([
       expect.objectContaining({
         code: 'total_mismatch',
         message:
@@ -500,7 +502,7 @@ describe('orderToDocument problems on fixture orders', () => {
   it('an order of gift cards only has nothing to invoice', () => {
     const base = loadOrder('gift-card-line');
     const order = { ...base, lineItems: base.lineItems.filter((l) => l.giftCard), totalPrice: cents(2500), totalTax: cents(0) };
-    const result = orderToDocument({
+    const result = documentFor({
       order,
       settings: mappingSettingsSchema.parse({}),
       numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
@@ -518,7 +520,7 @@ describe('orderToDocument problems on fixture orders', () => {
       cashRoundingAdjustment: cents(-2),
       shippingAddress: { ...base.billingAddress!, countryCode: 'CR' },
     };
-    const result = orderToDocument({
+    const result = documentFor({
       order,
       settings: mappingSettingsSchema.parse({}),
       numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
@@ -535,7 +537,7 @@ describe('orderToDocument problems on fixture orders', () => {
 
 describe('orderToDocument inputs', () => {
   it('transaction defaults, numbering and the payment table come from the inputs', () => {
-    const result = orderToDocument({
+    const result = documentFor({
       order: loadOrder('tax-exclusive'),
       settings: mappingSettingsSchema.parse({
         transactionDefaults: { formatCAFE: '1', deliveryCAFE: '1', typeSale: '4' },
@@ -560,7 +562,7 @@ describe('orderToDocument inputs', () => {
   it('an unknown gateway gets the default payment form', () => {
     const order = { ...loadOrder('tax-exclusive'), paymentGatewayNames: ['Tilopay'] };
     const settings = mappingSettingsSchema.parse({ defaultPaymentForm: '99' });
-    const result = orderToDocument({
+    const result = documentFor({
       order,
       settings,
       numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
@@ -575,9 +577,9 @@ describe('orderToDocument inputs', () => {
     [{ branchCode: '0000', billingPoint: '001', fiscalNumber: 0 }, /fiscal number/],
     [{ branchCode: '0000', billingPoint: '001', fiscalNumber: 10_000_000_000 }, /fiscal number/],
   ])('a bad numbering %j is a bug in the caller: it throws', (numbering, message) => {
-    expect(() =>
-      orderToDocument({ order: loadOrder('tip'), settings: mappingSettingsSchema.parse({}), numbering, now: new Date() }),
-    ).toThrow(message);
+    expect(() => documentFor({ order: loadOrder('tip'), settings: mappingSettingsSchema.parse({}), numbering, now: new Date() })).toThrow(
+      message,
+    );
   });
 
   it.each([

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mappingSettingsSchema } from '../mappers/mapping-settings.ts';
 import { cents } from '../mappers/money.ts';
+import { withTexts } from './support/documents.ts';
+import { ORDER_TRANSACTIONS_QUERY } from '../src/shopify/order-queries.ts';
 import {
-  ORDER_TRANSACTIONS_QUERY,
   type OrderTransaction,
   buildPayments,
   needsTransactions,
@@ -142,7 +143,7 @@ describe('buildPayments with several gateways', () => {
       ok: false,
       problems: [{ code: 'transactions_missing' }],
     });
-    expect(buildPayments(o, settings, [tx('gift_card', 'SALE', 1000)], cents(3000), cents(0))).toMatchObject({
+    expect(withTexts(buildPayments(o, settings, [tx('gift_card', 'SALE', 1000)], cents(3000), cents(0)))).toMatchObject({
       ok: false,
       problems: [
         {

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCufe } from '../mappers/cufe.ts';
 import type { Database } from '../src/db/database.ts';
-import { gatewayCalls, invoices, webhookDeliveries } from '../src/db/schema.ts';
-import { extractCufeFromPdf } from '../src/invoices/pdf-cufe.ts';
+import { gatewayCalls, documents, webhookDeliveries } from '../src/db/schema.ts';
+import { extractCufeFromPdf } from '../src/documents/pdf-cufe.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -35,7 +35,7 @@ describe.each(testDatabases)('paid order to authorized invoice, end to end on $n
 
     const invoice = await waitFor(
       async () => {
-        const [row] = await database.db.select().from(invoices).where(eq(invoices.orderGid, gid));
+        const [row] = await database.db.select().from(documents).where(eq(documents.orderGid, gid));
         return row?.status === 'completed' ? row : undefined;
       },
       20_000,
@@ -86,7 +86,7 @@ describe.each(testDatabases)('paid order to authorized invoice, end to end on $n
     // Audit trail: the delivery and each gateway call, with no credential in them.
     const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, gid));
     expect(deliveries.map((d) => d.outcome)).toEqual(['stored']);
-    const calls = await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoice.id));
+    const calls = await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.documentId, invoice.id));
     expect(calls.map((c) => [c.operation, c.code])).toEqual([
       ['SendDocument', '200'],
       ['DownloadPDF', '200'],

@@ -2,8 +2,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { fiscalSkips, gatewayCalls, invoices, shops } from '../src/db/schema.ts';
-import { retryInvoices } from '../src/invoices/invoice-repository.ts';
+import { fiscalSkips, gatewayCalls, documents, shops } from '../src/db/schema.ts';
+import { retryDocuments as retryInvoices } from '../src/documents/store/index.ts';
+import { lastErrorText } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, credentialsFor, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -34,7 +35,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     const id = ++orderId;
     return { shop, id, gid: `gid://shopify/Order/${id}`, order: makePaidOrder({ id }) };
   }
-  const invoiceOf = async (gid: string) => (await database.db.select().from(invoices).where(eq(invoices.orderGid, gid)))[0];
+  const invoiceOf = async (gid: string) => (await database.db.select().from(documents).where(eq(documents.orderGid, gid)))[0];
   const untilStatus = (gid: string, status: string) =>
     waitFor(
       async () => {
@@ -45,7 +46,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
       `invoice ${gid} to be ${status}`,
     );
   const callsOf = async (invoiceId: string) =>
-    (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, invoiceId)).orderBy(gatewayCalls.id)).map(
+    (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.documentId, invoiceId)).orderBy(gatewayCalls.id)).map(
       (c) => `${c.operation}:${c.outcome}:${c.code ?? '-'}`,
     );
 
@@ -116,7 +117,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
     const row = await untilStatus(gid, 'skipped');
     expect(row).toMatchObject({ fiscalNumber: null, lastErrorKind: null });
-    expect(row.lastErrorMessage).toMatch(/^Nothing in this order is invoiced: it only contains gift cards or tips/);
+    expect(lastErrorText(row)).toMatch(/^Nothing in this order is invoiced: it only contains gift cards or tips/);
     expect(await callsOf(row.id)).toEqual([]);
   });
 
@@ -126,7 +127,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
     const row = await untilStatus(gid, 'needs_attention');
     expect(row).toMatchObject({ step: 'send', lastErrorKind: 'rejected', lastErrorCode: '201', fiscalNumber: 1, attempts: 2 });
-    expect(row.lastErrorMessage).toBe(
+    expect(lastErrorText(row)).toBe(
       'The gateway rejected the invoice (code 201): Error al procesar solicitud.. Correct the data it names, then retry.',
     );
     // Once with a retry, then a person: two sends, nothing issued.
@@ -141,7 +142,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
       await h.simulator.orderPaid(shop, order, h.webhookAddress);
       const row = await untilStatus(gid, 'needs_attention');
       expect(row).toMatchObject({ lastErrorKind: 'rejected', lastErrorCode: '109', fiscalNumber: 1, attempts: 1 });
-      expect(row.lastErrorMessage).toBe(
+      expect(lastErrorText(row)).toBe(
         'The gateway rejected the invoice (code 109): field "telephone1" is required. Complete it in Settings or on the order, then retry.',
       );
       expect(await callsOf(row.id)).toEqual(['SendDocument:rejected:109']);
@@ -162,7 +163,8 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     const { shop, gid, order } = await orderFor({ credentials: { ...credentialsFor(shop0), Token: 'bad-token' } });
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
     const paused = await waitFor(
-      async () => (await database.db.select().from(shops).where(eq(shops.shop, shop)))[0]?.pausedReason ?? undefined,
+      async () =>
+        lastErrorText({ lastError: (await database.db.select().from(shops).where(eq(shops.shop, shop)))[0]?.pausedReason }) ?? undefined,
       20_000,
       'the shop to pause',
     );
@@ -222,7 +224,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(row.cufe).toBe(issued[0]!.cufe);
     expect(row.fiscalNumber).toBe(1);
     expect(row.qr).toBe(`https://dgi-fep-test.mef.gob.pa:40001/Consultas/FacturasPorCUFE?CUFE=${row.cufe}`);
-    expect(row.notice).toBe(
+    expect(lastErrorText({ lastError: row.notice })).toBe(
       'Recovered after a lost answer: the gateway had already authorized number 0000-001-0000000001; CUFE read from its PDF.',
     );
     expect(await callsOf(row.id)).toEqual([
@@ -249,7 +251,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(outside.code).toBe('200');
     const row = await untilStatus(gid, 'needs_attention');
     expect(row).toMatchObject({ lastErrorKind: 'unrecoverable', lastErrorCode: '102', fiscalNumber: 1, cufe: null });
-    expect(row.lastErrorMessage).toBe(
+    expect(lastErrorText(row)).toBe(
       "The gateway says fiscal number 0000-001-0000000001 is already issued, and it may be this order's invoice, but its CUFE could not be recovered from the gateway. Look the number up in the provider's portal before doing anything else; do not retry blindly.",
     );
     expect((await callsOf(row.id)).slice(-3)).toEqual([
@@ -268,14 +270,14 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
     const row = await untilStatus(gid, 'completed');
     expect(row.fiscalNumber).toBe(2);
-    expect(row.notice).toBe(
+    expect(lastErrorText({ lastError: row.notice })).toBe(
       'Fiscal number 0000-001-0000000001 was already used outside this app; the app skipped it and used the next number.',
     );
     const skips = await database.db
       .select()
       .from(fiscalSkips)
       .where(and(eq(fiscalSkips.shop, shop)));
-    expect(skips.map((s) => [s.number, s.reason, s.invoiceId])).toEqual([
+    expect(skips.map((s) => [s.number, s.reason, s.documentId])).toEqual([
       [1, 'gateway answered 102 for a number this app had not sent: used outside the app', row.id],
     ]);
     expect(await callsOf(row.id)).toEqual(['SendDocument:duplicate:102', 'SendDocument:authorized:200', 'DownloadPDF:pdf:200']);

@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { gatewayCalls, invoices, reconcileSweeps, shops, webhookDeliveries } from '../src/db/schema.ts';
-import { IntakeBatcher } from '../src/invoices/intake-batcher.ts';
-import { rawOrderText, retryAfterMs, runSweepOnce, type SweepDeps, sweepSearchQuery } from '../src/invoices/reconcile-sweep.ts';
+import { gatewayCalls, documents, reconcileSweeps, shops, webhookDeliveries } from '../src/db/schema.ts';
+import { IntakeBatcher } from '../src/documents/intake-batcher.ts';
+import { runSweepOnce, type SweepDeps, sweepSearchQuery } from '../src/documents/reconcile-sweep.ts';
+import { rawOrderText } from '../src/shopify/order-queries.ts';
 import { silentLogger } from '../src/logger.ts';
-import { createOfflineSessions } from '../src/shopify/offline-sessions.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -36,13 +36,6 @@ describe('sweep helpers', () => {
     const other = '{"order":{"id":1},"extra":true}';
     expect(rawOrderText(other, { id: 1 })).toBe('{"id":1}');
   });
-
-  it('reads Retry-After in seconds, capped at 10 s', () => {
-    expect(retryAfterMs('2')).toBe(2000);
-    expect(retryAfterMs('120')).toBe(10_000);
-    expect(retryAfterMs(null)).toBeUndefined();
-    expect(retryAfterMs('soon')).toBeUndefined();
-  });
 });
 
 describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
@@ -52,8 +45,8 @@ describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
   const invoicesOf = (id: number) =>
     database.db
       .select()
-      .from(invoices)
-      .where(and(eq(invoices.shop, SHOP), eq(invoices.orderGid, gidOf(id))));
+      .from(documents)
+      .where(and(eq(documents.shop, SHOP), eq(documents.orderGid, gidOf(id))));
   const restReads = (id: number) => h.simulator.calls().filter((c) => c.operation === 'rest:order' && c.variables['id'] === String(id));
   const completed = (id: number) =>
     waitFor(
@@ -118,7 +111,7 @@ describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
     expect(deliveries[0]!.webhookId).toMatch(/^sweep-[0-9a-f-]{36}$/);
 
     // The snapshot is the REST order as Shopify sent it.
-    expect((invoice.orderSnapshot as { id: number }).id).toBe(id);
+    expect((invoice.snapshot as { id: number }).id).toBe(id);
 
     const [lease] = await database.db.select().from(reconcileSweeps).where(eq(reconcileSweeps.shop, SHOP));
     expect(lease).toMatchObject({ leaseOwner: null, leaseUntil: null, lastEnqueued: 1, lastError: null });
@@ -145,7 +138,7 @@ describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
     await new Promise((r) => setTimeout(r, 300)); // give a wrongly enqueued job time to be sent
     const rows = await invoicesOf(id);
     expect(rows).toHaveLength(1);
-    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.invoiceId, rows[0]!.id))).filter(
+    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.documentId, rows[0]!.id))).filter(
       (c) => c.operation === 'SendDocument',
     );
     expect(sends).toHaveLength(1);
@@ -211,9 +204,7 @@ describe.each(testDatabases)('reconciliation sweep on $name', (target) => {
     const deps = (owner: string): SweepDeps => ({
       db: database.db,
       admin: h.app.admin,
-      sessions: createOfflineSessions({ shopify: h.app.shopify, db: database.db, storage: h.app.sessions }),
       intake: new IntakeBatcher(database.db),
-      apiVersion: '2026-10',
       windowHours: 48,
       logger: silentLogger,
       owner,

@@ -3,13 +3,16 @@
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { jwtVerify } from 'jose';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCufe } from '../mappers/cufe.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, SandboxGateway } from '../src/sandbox/sandbox-gateway.ts';
 import { startPdfThread } from '../src/sandbox/pdf-thread.ts';
+import { DEFAULT_SANDBOX_SIGNING_KEY } from '../src/sandbox/sandbox-access.ts';
 import { startSandboxServer, type RunningSandbox } from '../src/sandbox/sandbox-server.ts';
 import { sendDocumentSuccessSchema } from '../src/gateway/gateway-types.ts';
+import { documentData } from './support/sandbox-requests.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely
 
@@ -28,29 +31,6 @@ function sendRequest(change?: (r: Json) => void): Json {
   request.document.dataTransaction.numberDocumentFiscal = String(++numbers).padStart(10, '0');
   change?.(request);
   return request;
-}
-
-/** DownloadPDF / StatusDocument body for a sent request. */
-function documentData(request: Json, withSerial: boolean): Json {
-  const { Company, Token, GW_Company, GW_Token, Id_Pac, Enterprise } = request;
-  const d = request.document.dataTransaction;
-  return {
-    GW_Company,
-    GW_Token,
-    Id_Pac,
-    Enterprise,
-    Company,
-    Token,
-    ...(withSerial ? { Branch: '', invoiceId: '' } : {}),
-    documentData: {
-      codeBranchIssuing: request.document.codeBranchIssuer,
-      numberDocumentFiscal: d.numberDocumentFiscal,
-      pointBillingFiscal: d.pointBillingFiscal,
-      ...(withSerial ? { serialDevice: '' } : {}),
-      typeDocument: d.typeDocument,
-      typeEmission: d.typeEmission,
-    },
-  };
 }
 
 interface Answer {
@@ -436,6 +416,13 @@ describe('Authorization header', () => {
     expect(status.status).toBe(401);
     const number = request.document.dataTransaction.numberDocumentFiscal;
     expect((await listDocuments(sandbox.url)).some((d) => d.numberDocumentFiscal === number)).toBe(false);
+  });
+
+  it('the default token is an HS256 JWT signed with the default key, as jose verifies it', async () => {
+    const { payload, protectedHeader } = await jwtVerify(DEFAULT_SANDBOX_AUTH_TOKEN, new TextEncoder().encode(DEFAULT_SANDBOX_SIGNING_KEY));
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toEqual({ iss: 'factura-pa-sandbox', sub: 'sandbox-platform' });
+    await expect(jwtVerify(DEFAULT_SANDBOX_AUTH_TOKEN, new TextEncoder().encode('another key'))).rejects.toThrow(/signature/);
   });
 
   it('accepts "Bearer <t>" and the bare "<t>" by default', async () => {

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCustomAppShop, offlineSessionId } from '../src/cli/shops-command.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
-import { invoices, schema } from '../src/db/schema.ts';
+import { documents, schema } from '../src/db/schema.ts';
 import type { GatewayCredentials } from '../src/gateway/gateway-types.ts';
 import { createLogger } from '../src/logger.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
@@ -93,7 +93,7 @@ describe.each(targets)('secrets at rest on $name', (target) => {
     await h.simulator.orderPaid(CUSTOM_SHOP, makePaidOrder({ id: 5_900_000_000_902 }), h.webhookAddress);
     await waitFor(
       async () => {
-        const rows = await database.db.select({ status: invoices.status }).from(invoices);
+        const rows = await database.db.select({ status: documents.status }).from(documents);
         return rows.length === 2 && rows.every((r) => r.status === 'completed');
       },
       30_000,
@@ -122,7 +122,7 @@ describe.each(targets)('secrets at rest on $name', (target) => {
     let dump = '';
     const tables = Object.entries(schema);
     for (const [name, table] of tables) {
-      const rows = await database.db.select().from(table as typeof invoices);
+      const rows = await database.db.select().from(table as typeof documents);
       dump += `\n${name}: ${JSON.stringify(rows, (_k, v: unknown) => (v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer' ? Buffer.from((v as { data: number[] }).data).toString('latin1') : v))}`;
     }
     // The dump is real: it has both shops, the sealed tokens and the issued invoices.
@@ -169,7 +169,7 @@ describe.each(targets)('secrets at rest on $name', (target) => {
     expect(sawShop).toBe(true);
     // Reopened for afterAll's close.
     database = await openDatabase({ kind: 'pglite', dataDir: dataDir! });
-    const [row] = await database.db.select().from(invoices).where(eq(invoices.shop, OAUTH_SHOP));
+    const [row] = await database.db.select().from(documents).where(eq(documents.shop, OAUTH_SHOP));
     expect(row?.status).toBe('completed');
     h = { close: async () => {} } as unknown as Harness;
   });

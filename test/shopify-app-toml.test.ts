@@ -88,6 +88,8 @@ describe('shopify.app.toml', () => {
     expect(app['embedded']).toBe(true);
     expect(typeof app['client_id']).toBe('string');
     expect((app['access_scopes'] as Toml)['scopes']).toBe('read_orders,write_orders');
+    // Shopify-managed installation (token exchange), not the legacy install flow.
+    expect((app['access_scopes'] as Toml)['use_legacy_install_flow']).toBe(false);
     const url = new URL(app['application_url'] as string);
     expect(url.protocol).toBe('https:');
     expect((app['auth'] as Toml)['redirect_urls']).toEqual([`${url.origin}${AUTH_CALLBACK_PATH}`]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseShopifyOrder, type ShopifyOrder } from '../mappers/shopify-order.ts';
 import { readOrderFixture } from './support/order-fixtures.ts';
+import { withTexts } from './support/documents.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -199,7 +200,7 @@ describe('parseShopifyOrder', () => {
   });
 
   it('yields problems, never an exception, for a body it cannot read', () => {
-    expect(parseShopifyOrder(null)).toEqual({
+    expect(withTexts(parseShopifyOrder(null))).toEqual({
       ok: false,
       problems: [
         {
@@ -216,7 +217,7 @@ describe('parseShopifyOrder', () => {
     json.shipping_lines[0].tax_lines[0].rate = 'siete';
     json.line_items[0].quantity = 1.5;
     const result = parseShopifyOrder(json);
-    expect(!result.ok && result.problems.map((p) => [p.path, p.message.split('(')[1]?.split(')')[0]])).toEqual([
+    expect(!result.ok && withTexts(result.problems).map((p) => [p.path, p.message.split('(')[1]?.split(')')[0]])).toEqual([
       ['line_items[0].quantity', 'line_items[0].quantity: must be a whole number'],
       [
         'line_items[1].price_set.shop_money.amount',
@@ -224,7 +225,11 @@ describe('parseShopifyOrder', () => {
       ],
       ['shipping_lines[0].tax_lines[0].rate', 'shipping_lines[0].tax_lines[0].rate: siete is not a tax rate'],
     ]);
-    expect(parseShopifyOrder({ currency: 'USD' })).toMatchObject({ ok: false, problems: [{ path: 'line_items' }] });
+    // Neither an id nor lines: both named, the order's identity first.
+    expect(parseShopifyOrder({ currency: 'USD' })).toMatchObject({
+      ok: false,
+      problems: [{ path: 'admin_graphql_api_id' }, { path: 'line_items' }],
+    });
   });
 
   it('ignores fields it does not use, and blank strings', () => {

@@ -1,111 +1,32 @@
 // The store simulator over real HTTP, checked with Shopify's own library: webhook signatures, the OAuth
 // redirect HMAC and token endpoint, the Admin GraphQL answers, and the rewriting fetch the app installs.
-import '@shopify/shopify-api/adapters/node';
 import {
-  ApiVersion,
   GraphqlQueryError,
   HttpInternalError,
   HttpResponseError,
   HttpThrottlingError,
-  LogSeverity,
   RequestedTokenType,
-  Session,
-  shopifyApi,
+  type Session,
 } from '@shopify/shopify-api';
-import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
 import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rewriteShopifyUrl, rewritingFetch } from '../src/shopify/admin-api-origin.ts';
+import type { StoreSimulator, StoreSimulatorOptions } from '../src/shopify/store-simulator/store-simulator.ts';
 import {
-  startStoreSimulator,
-  type RestOrder,
-  type StoreSimulator,
-  type StoreSimulatorOptions,
-} from '../src/shopify/store-simulator/store-simulator.ts';
-
-const API_KEY = 'sim-api-key';
-const API_SECRET = 'sim-api-secret-0123456789';
-const SHOP = 'demo.myshopify.com';
-const APP_HOST = 'app.example.test';
-const APP_NS = 'app--1000001';
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
-
-const shopify = shopifyApi({
-  apiKey: API_KEY,
-  apiSecretKey: API_SECRET,
-  hostName: APP_HOST,
-  hostScheme: 'https',
-  apiVersion: ApiVersion.October26,
-  isEmbeddedApp: false,
-  scopes: ['read_orders', 'write_orders'],
-  logger: { level: LogSeverity.Error },
-});
-
-function restOrder(id: number, overrides: Partial<RestOrder> = {}): RestOrder {
-  return {
-    id,
-    admin_graphql_api_id: `gid://shopify/Order/${id}`,
-    name: `#${id % 10_000}`,
-    created_at: '2026-11-20T10:15:00-05:00',
-    updated_at: '2026-11-20T10:16:00-05:00',
-    processed_at: '2026-11-20T10:15:00-05:00',
-    currency: 'USD',
-    financial_status: 'paid',
-    test: true,
-    total_price: '90.15',
-    current_total_price: '90.15',
-    current_total_price_set: {
-      shop_money: { amount: '90.15', currency_code: 'USD' },
-      presentment_money: { amount: '90.15', currency_code: 'USD' },
-    },
-    payment_gateway_names: ['bogus'],
-    note: 'Entrega en Panamá, piso 3',
-    line_items: [{ title: 'Café molido — Boquete', price: '12.50', quantity: 2 }],
-    ...overrides,
-  };
-}
-
-/** A loopback Express app for the app side of a test. */
-async function listen(app: express.Express): Promise<{ origin: string; close: () => Promise<void> }> {
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
-interface Received {
-  rawBody: string;
-  headers: Record<string, string | string[] | undefined>;
-  check: Awaited<ReturnType<typeof shopify.webhooks.validate>>;
-}
-
-/** The webhook endpoint as the reference recommends: raw text body → validate → 401/400/200. */
-async function webhookReceiver(answer: (n: number) => { status: number; delayMs?: number } = () => ({ status: 200 })) {
-  const received: Received[] = [];
-  const app = express();
-  app.post('/webhooks', express.text({ type: '*/*', limit: '5mb' }), async (req, res) => {
-    const rawBody = req.body as string;
-    const check = await shopify.webhooks.validate({ rawBody, rawRequest: req, rawResponse: res });
-    received.push({ rawBody, headers: req.headers, check });
-    if (!check.valid) {
-      res.status(check.reason === 'invalid_hmac' ? 401 : 400).send(check.reason);
-      return;
-    }
-    const { status, delayMs } = answer(received.length);
-    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-    res.status(status).send(status === 200 ? 'ok' : 'fail');
-  });
-  const server = await listen(app);
-  return { ...server, address: `${server.origin}/webhooks`, received };
-}
+  API_KEY,
+  API_SECRET,
+  APP_HOST,
+  APP_NS,
+  SHOP,
+  graphqlClient,
+  listen,
+  rawGraphql as rawGraphqlOn,
+  restOrder,
+  shopify,
+  startSim as startSimOn,
+  webhookReceiver,
+} from './support/store-simulator-kit.ts';
+import { BROWSER_UA } from './support/oauth-install.ts';
 
 const METAFIELDS_SET = `#graphql
   mutation SetInvoiceMetafields($metafields: [MetafieldsSetInput!]!) {
@@ -120,7 +41,7 @@ const ORDER_QUERY = `#graphql
     order(id: $id) {
       id
       name
-      transactions { gateway kind status amountSet { shopMoney { amount currencyCode } } }
+      transactions { id gateway kind status processedAt amountSet { shopMoney { amount currencyCode } } }
       cufe: metafield(namespace: "$app", key: "cufe") { value }
     }
   }`;
@@ -128,27 +49,8 @@ const ORDER_QUERY = `#graphql
 let sim: StoreSimulator;
 let closers: (() => Promise<void>)[] = [];
 
-async function startSim(extra: Partial<StoreSimulatorOptions> = {}): Promise<StoreSimulator> {
-  const s = await startStoreSimulator({ apiKey: API_KEY, apiSecret: API_SECRET, ...extra });
-  closers.push(() => s.close());
-  // What the app does at start-up when SHOPIFY_ADMIN_API_ORIGIN is set.
-  setAbstractFetchFunc(rewritingFetch(s.origin));
-  return s;
-}
-
-function graphqlClient(accessToken: string) {
-  const session = new Session({ id: `offline_${SHOP}`, shop: SHOP, state: '', isOnline: false, accessToken });
-  return new shopify.clients.Graphql({ session });
-}
-
-async function rawGraphql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${sim.origin}/admin/api/2026-10/graphql.json`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token, 'x-shopify-shop-domain': SHOP },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
-}
+const startSim = (extra: Partial<StoreSimulatorOptions> = {}) => startSimOn(closers, extra);
+const rawGraphql = (token: string, query: string, variables: Record<string, unknown> = {}) => rawGraphqlOn(sim, token, query, variables);
 
 beforeEach(async () => {
   closers = [];
@@ -531,7 +433,7 @@ describe('OAuth', () => {
   it('token exchange: an App Bridge session token becomes an expiring offline token', async () => {
     const { session } = await shopify.auth.tokenExchange({
       shop: SHOP,
-      sessionToken: sim.sessionToken(SHOP),
+      sessionToken: await sim.sessionToken(SHOP),
       requestedTokenType: RequestedTokenType.OfflineAccessToken,
       expiring: true,
     });
@@ -547,7 +449,7 @@ describe('OAuth', () => {
         client_id: API_KEY,
         client_secret: API_SECRET,
         grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-        subject_token: `${sim.sessionToken(SHOP).slice(0, -4)}AAAA`,
+        subject_token: `${(await sim.sessionToken(SHOP)).slice(0, -4)}AAAA`,
         subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
         requested_token_type: RequestedTokenType.OfflineAccessToken,
       }),
@@ -721,8 +623,14 @@ describe('Admin GraphQL', () => {
     const query = `#graphql
       query Paid($after: String, $q: String) {
         orders(first: 1, after: $after, query: $q) {
-          edges { cursor node { id name createdAt displayFinancialStatus } }
-          pageInfo { hasNextPage endCursor }
+          edges {
+            cursor
+            node {
+              id name createdAt displayFinancialStatus legacyResourceId updatedAt processedAt test currencyCode
+              currentTotalPriceSet { shopMoney { amount currencyCode } }
+            }
+          }
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
         }
       }`;
     const client = graphqlClient(accessToken);
@@ -897,20 +805,96 @@ describe('control API (opt-in, for the demo driver in another process)', () => {
     expect(JSON.stringify(calls)).not.toContain(accessToken);
 
     expect((await post('faults', { http5xxRate: 1 })).status).toBe(200);
-    expect((await rawGraphqlAt(ctl, accessToken)).status).toBe(503);
+    expect((await rawGraphqlOn(ctl, accessToken, ORDER_QUERY, { id: 'gid://shopify/Order/1' })).status).toBe(503);
     await post('faults', {});
-    expect((await rawGraphqlAt(ctl, accessToken)).status).toBe(200);
+    expect((await rawGraphqlOn(ctl, accessToken, ORDER_QUERY, { id: 'gid://shopify/Order/1' })).status).toBe(200);
 
     const bad = await post('orders', { shop: SHOP, order: { name: '#1' } }, 'PUT');
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: 'order needs admin_graphql_api_id or a numeric id' });
   });
-});
 
-async function rawGraphqlAt(s: StoreSimulator, token: string) {
-  return fetch(`${s.origin}/admin/api/2026-10/graphql.json`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token, 'x-shopify-shop-domain': SHOP },
-    body: JSON.stringify({ query: ORDER_QUERY, variables: { id: 'gid://shopify/Order/1' } }),
+  it("edits orders, stores and sends refunds, sets the buyer's data over HTTP; bad input is a 400 naming the problem", async () => {
+    const ctl = await startSim({ controlApi: true });
+    const receiver = await webhookReceiver();
+    closers.push(receiver.close);
+    const send = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${ctl.origin}/_simulator/${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    const order = restOrder(5_900_000_000_041, {
+      customer: { id: 7300000000041, email: 'b@example.com' },
+      company: { id: 6800000000041, location_id: 6900000000041 },
+    });
+    const orderGid = 'gid://shopify/Order/5900000000041';
+    const customerGid = 'gid://shopify/Customer/7300000000041';
+    const refund = {
+      id: 9400000000041,
+      order_id: 5900000000041,
+      created_at: '2026-11-21T09:00:00-05:00',
+      refund_line_items: [],
+      transactions: [{ id: 7100000000041, kind: 'refund', status: 'success', gateway: 'bogus', amount: '90.15', currency: 'USD' }],
+    };
+
+    expect(await send('PUT', 'orders', { shop: SHOP, order })).toEqual({ status: 200, body: { orderGid } });
+    expect(await send('PATCH', 'orders', { shop: SHOP, orderGid, patch: { note_attributes: [{ name: 'RUC', value: '8-1-1' }] } })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    expect(
+      await send('PUT', 'customers/metafield', { shop: SHOP, customerGid, namespace: 'facturacion', key: 'ruc', value: '8-2-2' }),
+    ).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    expect((await send('PUT', 'customers/locale', { shop: SHOP, customerGid, locale: 'en' })).status).toBe(200);
+    const location = { shop: SHOP, locationGid: 'gid://shopify/CompanyLocation/6900000000041', taxRegistrationId: '155646463-2-2017' };
+    expect((await send('PUT', 'company-locations', { ...location, companyName: 'Importadora Ejemplo, S.A.' })).status).toBe(200);
+    const created = await send('POST', 'refunds/create', { shop: SHOP, refund, address: receiver.address, webhookId: 'wh-ctl-refund' });
+    expect(created).toMatchObject({ status: 200, body: { delivery: { status: 200, body: 'ok' } } });
+    expect(receiver.received[0]?.check).toMatchObject({ valid: true, topic: 'REFUNDS_CREATE', webhookId: 'wh-ctl-refund' });
+
+    expect(ctl.order(SHOP, orderGid)).toMatchObject({
+      note_attributes: [{ name: 'RUC', value: '8-1-1' }],
+      financial_status: 'refunded',
+      refunds: [refund],
+    });
+    const owner = await fetch(`${ctl.origin}/_simulator/metafields?owner=${encodeURIComponent(customerGid)}&shop=${SHOP}`);
+    expect(await owner.json()).toEqual({
+      metafields: [{ namespace: 'facturacion', key: 'ruc', type: 'single_line_text_field', value: '8-2-2' }],
+    });
+    const { accessToken } = ctl.addShop(SHOP, { scope: 'read_orders,read_customers' });
+    const buyer = await rawGraphqlOn(
+      ctl,
+      accessToken,
+      `query($id: ID!) { order(id: $id) { customer { locale } purchasingEntity { ... on PurchasingCompany { company { name } location { taxSettings { taxRegistrationId } } } } } }`,
+      { id: orderGid },
+    );
+    expect(buyer.body['data']).toEqual({
+      order: {
+        customer: { locale: 'en' },
+        purchasingEntity: {
+          company: { name: 'Importadora Ejemplo, S.A.' },
+          location: { taxSettings: { taxRegistrationId: '155646463-2-2017' } },
+        },
+      },
+    });
+
+    expect(await send('POST', 'refunds', { shop: SHOP, orderGid, refund })).toEqual({
+      status: 400,
+      body: { error: 'refund gid://shopify/Refund/9400000000041 is already stored' },
+    });
+    expect(await send('PUT', 'company-locations', { ...location, taxRegistrationId: 17 })).toEqual({
+      status: 400,
+      body: { error: 'taxRegistrationId: Invalid input: expected string, received number' },
+    });
+    expect(await send('PATCH', 'orders', { shop: SHOP, orderGid: '5900000000041', patch: {} })).toEqual({
+      status: 400,
+      body: { error: 'orderGid: Invalid string: must start with "gid://shopify/"' },
+    });
   });
-}
+});

@@ -8,14 +8,15 @@ import {
   complianceRequests,
   fiscalSequences,
   gatewayCalls,
-  invoicePdfs,
-  invoices,
+  documentPdfs,
+  documents,
   sessions,
   shops,
   webhookDeliveries,
 } from '../src/db/schema.ts';
 import type { GatewayDocument } from '../mappers/gateway-document.ts';
-import { getInvoice } from '../src/invoices/invoice-repository.ts';
+import { findDocument as getInvoice } from '../src/documents/store/index.ts';
+import { invoiceRow } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
 import { installViaOAuth } from './support/oauth-install.ts';
@@ -100,8 +101,8 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
   const invoiceOf = async (orderId: number) => {
     const [row] = await database.db
       .select()
-      .from(invoices)
-      .where(eq(invoices.orderGid, gidOf(orderId)));
+      .from(documents)
+      .where(eq(documents.orderGid, gidOf(orderId)));
     return row!;
   };
   const send = (path: string, topic: string, payload: object | string, extra: Record<string, unknown> = {}) =>
@@ -112,9 +113,9 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     const one = async (rows: Promise<{ n: number }[]>) => Number((await rows)[0]?.n ?? 0);
     const db = database.db;
     return {
-      invoices: await one(db.select({ n }).from(invoices).where(eq(invoices.shop, shop))),
-      invoicePdfs: await one(
-        db.select({ n }).from(invoicePdfs).innerJoin(invoices, eq(invoices.id, invoicePdfs.invoiceId)).where(eq(invoices.shop, shop)),
+      invoices: await one(db.select({ n }).from(documents).where(eq(documents.shop, shop))),
+      documentPdfs: await one(
+        db.select({ n }).from(documentPdfs).innerJoin(documents, eq(documents.id, documentPdfs.documentId)).where(eq(documents.shop, shop)),
       ),
       gatewayCalls: await one(db.select({ n }).from(gatewayCalls).where(eq(gatewayCalls.shop, shop))),
       webhookDeliveries: await one(db.select({ n }).from(webhookDeliveries).where(eq(webhookDeliveries.shop, shop))),
@@ -143,7 +144,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     }
     await waitFor(
       async () => {
-        const rows = await database.db.select({ status: invoices.status }).from(invoices);
+        const rows = await database.db.select({ status: documents.status }).from(documents);
         return rows.length === 4 && rows.every((r) => r.status === 'completed');
       },
       30_000,
@@ -154,22 +155,24 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     const authorized = await invoiceOf(5_900_000_000_501);
     const rejectedDocument = structuredClone(authorized.document) as GatewayDocument;
     const [rejected] = await database.db
-      .insert(invoices)
-      .values({
-        shop: SHOP,
-        orderGid: gidOf(5_900_000_000_503),
-        orderName: '#503',
-        totalCents: 7043,
-        currency: 'USD',
-        orderSnapshot: orderOf(5_900_000_000_503, ANA),
-        status: 'needs_attention',
-        document: rejectedDocument,
-        lastErrorKind: 'rejected',
-        lastErrorCode: '109',
-      })
+      .insert(documents)
+      .values(
+        invoiceRow({
+          shop: SHOP,
+          orderGid: gidOf(5_900_000_000_503),
+          orderName: '#503',
+          totalCents: 7043,
+          currency: 'USD',
+          snapshot: orderOf(5_900_000_000_503, ANA),
+          status: 'needs_attention',
+          document: rejectedDocument,
+          lastErrorKind: 'rejected',
+          lastErrorCode: '109',
+        }),
+      )
       .returning();
     await database.db.insert(gatewayCalls).values({
-      invoiceId: rejected!.id,
+      documentId: rejected!.id,
       shop: SHOP,
       operation: 'SendDocument',
       outcome: 'rejected',
@@ -297,7 +300,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     for (const id of [5_900_000_000_501, 5_900_000_000_502, 5_900_000_000_503]) {
       const row = await invoiceOf(id);
       expect(row.snapshotRedacted).toBe(true);
-      const text = JSON.stringify(row.orderSnapshot);
+      const text = JSON.stringify(row.snapshot);
       for (const personal of [
         ANA.email,
         ANA.phone,
@@ -314,7 +317,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
         expect(text, `${id}: ${personal}`).not.toContain(personal);
       }
       // What an invoice is made of is still there: it can be mapped again.
-      const parsed = parseShopifyOrder(row.orderSnapshot);
+      const parsed = parseShopifyOrder(row.snapshot);
       expect(parsed.ok).toBe(true);
       if (parsed.ok) {
         expect(parsed.order.lineItems.map((l) => [l.title, l.quantity, l.price])).toEqual([
@@ -348,8 +351,8 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     const calls = await database.db
       .select({ request: gatewayCalls.request })
       .from(gatewayCalls)
-      .innerJoin(invoices, eq(invoices.id, gatewayCalls.invoiceId))
-      .where(and(eq(invoices.shop, SHOP), eq(gatewayCalls.operation, 'SendDocument')));
+      .innerJoin(documents, eq(documents.id, gatewayCalls.documentId))
+      .where(and(eq(documents.shop, SHOP), eq(gatewayCalls.operation, 'SendDocument')));
     const anaCalls = calls.filter((c) => JSON.stringify(c.request).includes('Luis') === false);
     expect(anaCalls).toHaveLength(3);
     for (const c of anaCalls) expect(JSON.stringify(c.request)).not.toContain(ANA.email);
@@ -357,8 +360,8 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     // Luis is untouched; so is Ana's order in another shop.
     const luis = await invoiceOf(5_900_000_000_601);
     expect(luis.snapshotRedacted).toBe(false);
-    expect(luis.orderSnapshot).toEqual(luisBefore.orderSnapshot);
-    expect(JSON.stringify((await invoiceOf(5_900_000_000_701)).orderSnapshot)).toContain(ANA.email);
+    expect(luis.snapshot).toEqual(luisBefore.snapshot);
+    expect(JSON.stringify((await invoiceOf(5_900_000_000_701)).snapshot)).toContain(ANA.email);
 
     // The earlier data report repeated Ana's data: gone. The redact record names her by id only.
     const records = await database.db.select().from(complianceRequests).where(eq(complianceRequests.shop, SHOP));
@@ -421,7 +424,9 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     expect((await countsFor(SHOP)).invoices).toBe(4);
     expect((await countsFor(SHOP)).fiscalSequences).toBe(1);
 
-    expect((await send('/webhooks/app/uninstalled', 'app/uninstalled', { id: 954889, domain: SHOP })).status).toBe(200);
+    expect((await send('/webhooks/app/uninstalled', 'app/uninstalled', { id: 954889, domain: SHOP, myshopify_domain: SHOP })).status).toBe(
+      200,
+    );
     const otherBefore = await countsFor(OTHER);
     const result = await send('/webhooks/compliance', 'shop/redact', { shop_id: 954889, shop_domain: SHOP });
     expect(result.status).toBe(200);
@@ -439,7 +444,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
 
     expect(await countsFor(SHOP)).toEqual({
       invoices: 0,
-      invoicePdfs: 0,
+      documentPdfs: 0,
       gatewayCalls: 0,
       webhookDeliveries: 0,
       fiscalSequences: 0,

@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, rowsOf } from '../src/db/database.ts';
-import { invoices, webhookDeliveries } from '../src/db/schema.ts';
+import { documents, webhookDeliveries } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
@@ -13,7 +13,7 @@ const DISABLED = 'tienda-apagada.myshopify.com';
 describe.each(testDatabases)('orders/paid webhook answers on $name', (target) => {
   let database: Database;
   let h: Harness;
-  const countInvoices = async (shop: string) => (await database.db.select().from(invoices).where(eq(invoices.shop, shop))).length;
+  const countInvoices = async (shop: string) => (await database.db.select().from(documents).where(eq(documents.shop, shop))).length;
 
   beforeAll(async () => {
     database = await target.open();
@@ -102,7 +102,7 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(JSON.parse(first.body)).toEqual({ outcome: 'stored' });
     expect(JSON.parse(second.body)).toEqual({ outcome: 'duplicate' });
-    const rows = await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/7007'));
+    const rows = await database.db.select().from(documents).where(eq(documents.orderGid, 'gid://shopify/Order/7007'));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ shop: SHOP, orderName: '#7007', status: 'pending', step: 'send', totalCents: 7043, currency: 'USD' });
     const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, 'gid://shopify/Order/7007'));
@@ -118,11 +118,11 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
     const result = await send(raw);
     expect(result.status).toBe(200);
     const row = await waitFor(
-      async () => (await database.db.select().from(invoices).where(eq(invoices.orderGid, 'gid://shopify/Order/7008')))[0],
+      async () => (await database.db.select().from(documents).where(eq(documents.orderGid, 'gid://shopify/Order/7008')))[0],
     );
     const text = await database.db.execute<{ id: string; snapshot: string }>(
       // Read the number as text in SQL: a JS number would round it.
-      sql`select order_snapshot::json->>'id' as id, order_snapshot as snapshot from invoices where id = ${row.id}`,
+      sql`select snapshot::json->>'id' as id, snapshot as snapshot from documents where id = ${row.id}`,
     );
     const rows = rowsOf<{ id: string; snapshot: string }>(text);
     expect(rows[0]!.id).toBe('820982911946154508');

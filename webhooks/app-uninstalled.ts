@@ -3,7 +3,7 @@
 import type { Shopify } from '@shopify/shopify-api';
 import type { RequestHandler } from 'express';
 import type { Db } from '../src/db/database.ts';
-import { recordDelivery } from '../src/invoices/invoice-repository.ts';
+import { recordDelivery } from '../src/documents/store/index.ts';
 import type { Logger } from '../src/logger.ts';
 import type { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
@@ -26,10 +26,15 @@ export function appUninstalledWebhook(deps: AppUninstalledDeps): RequestHandler 
       return;
     }
     const { webhook } = verified;
-    // The domain header is not covered by the HMAC: a body about another shop must not uninstall this one.
+    // The domain header is not covered by the HMAC: only a signed body naming this very shop uninstalls it
+    // (Shopify's app/uninstalled body is the Shop resource, which always names its myshopify domain).
     const bodyShop = myshopifyDomainOf(webhook.rawBody);
-    if (bodyShop !== undefined && bodyShop !== webhook.shop) {
-      answer(res, 400, { error: 'myshopify_domain in the body does not match the X-Shopify-Shop-Domain header' });
+    if (bodyShop !== webhook.shop) {
+      const error =
+        bodyShop === undefined
+          ? 'the body names no myshopify_domain: not an app/uninstalled body'
+          : 'myshopify_domain in the body does not match the X-Shopify-Shop-Domain header';
+      answer(res, 400, { error });
       return;
     }
     const sessionsDeleted = await deps.sessions.deleteShopSessions(webhook.shop);

@@ -22,26 +22,24 @@ import {
 } from '../../mappers/mapping-settings.ts';
 import type { Db } from '../db/database.ts';
 import { CREDENTIAL_FIELDS, type GatewayCredentials } from '../gateway/gateway-types.ts';
-import { retryInvoices } from '../invoices/invoice-repository.ts';
-import type { GatewaySettings } from '../invoices/invoice-worker.ts';
+import type { GatewaySettings } from '../gateway/gateway-client.ts';
 import type { Logger } from '../logger.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
 import { credentialsInputSchema, maskCredentials, settingsInputSchema } from '../shops/shop-settings.ts';
 import { testGatewayConnection } from './connection-test.ts';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../documents/document-state.ts';
 import {
-  INVOICE_STATUSES,
-  countInvoices,
-  decodeCursor,
-  encodeCursor,
-  findShopInvoice,
-  isUuid,
-  listInvoices,
-  parseSearch,
-  retryShopInvoice,
-  shopInvoiceCalls,
-  shopPdfToken,
-} from './invoice-queries.ts';
-import { invoiceDetail, invoiceSummary, type ShopState } from './invoice-view.ts';
+  countByStatus,
+  documentCalls,
+  findDocument,
+  listDocuments,
+  pdfToken,
+  retryDocuments,
+  retryShopDocument,
+} from '../documents/store/index.ts';
+import { decodeCursor, encodeCursor, isUuid, parseSearch } from './list-params.ts';
+import { documentDetail, documentSummary, type ShopState } from './invoice-view.ts';
+import { localize, render } from '../messages/catalogue.ts';
 import { calendarDate, isCursorTime, jsonObjectBody, perShopRateLimit } from './request-guards.ts';
 import { requireSessionToken, shopOf } from './session-token.ts';
 
@@ -84,7 +82,8 @@ export function zodProblems(error: z.ZodError, prefix: string[] = []): Problem[]
 export const CONNECTION_TESTS_PER_MINUTE = 6;
 
 const listQuerySchema = z.object({
-  status: z.enum(INVOICE_STATUSES, { error: `must be one of ${INVOICE_STATUSES.join(', ')}` }).optional(),
+  status: z.enum(DOCUMENT_STATUSES, { error: `must be one of ${DOCUMENT_STATUSES.join(', ')}` }).optional(),
+  kind: z.enum(DOCUMENT_KINDS, { error: `must be one of ${DOCUMENT_KINDS.join(', ')}` }).optional(),
   from: calendarDate.optional(),
   to: calendarDate.optional(),
   q: z.string({ error: 'must be one search text' }).max(100, 'must be at most 100 characters').optional(),
@@ -99,11 +98,11 @@ const listQuerySchema = z.object({
 
 const retryAllSchema = z.object({
   statuses: z
-    .array(z.enum(['failed', 'needs_attention'], { error: 'each status must be "failed" or "needs_attention"' }), {
+    .array(z.enum(RETRYABLE_STATUSES, { error: 'each status must be "failed" or "needs_attention"' }), {
       error: 'must be a list of statuses',
     })
     .min(1, 'name at least one status')
-    .default(['failed', 'needs_attention']),
+    .default([...RETRYABLE_STATUSES]),
 });
 
 const enabledSchema = z.object({ enabled: z.boolean({ error: 'must be true or false' }) });
@@ -161,13 +160,15 @@ async function shopView(deps: AdminApiDeps, shop: Shop) {
     shop: shop.shop,
     installed: shop.installed,
     enabled: shop.enabled,
-    pausedReason: shop.pausedReason,
+    // English as before the catalogue; `paused` has both languages.
+    pausedReason: shop.pausedReason ? render(shop.pausedReason, 'en') : null,
+    paused: shop.pausedReason ? localize(shop.pausedReason) : null,
     environment: shop.settings.environment,
     settings: { ...settings, mapping: { ...mapping, paymentForms: ownPaymentForms(mapping.paymentForms) } },
     credentials: maskCredentials(shop.credentials) ?? null,
     complete: missing.length === 0,
     missing,
-    counts: await countInvoices(deps.db, shop.shop),
+    counts: await countByStatus(deps.db, shop.shop),
     choices: CHOICES,
     defaultPaymentForms: DEFAULT_PAYMENT_FORMS,
   };
@@ -280,16 +281,17 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
   router.get('/invoices', ...guarded, async (req, res) => {
     const parsed = listQuerySchema.safeParse(req.query);
     if (!parsed.success) return badRequest(res, zodProblems(parsed.error));
-    const { status, from, to, q, cursor, limit } = parsed.data;
+    const { status, kind, from, to, q, cursor, limit } = parsed.data;
     if (from && to && from > to) return badRequest(res, [{ path: 'to', message: 'must not be before from' }]);
     const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(cursor);
     if (cursor && (!after || !isCursorTime(after.createdAt)))
       return badRequest(res, [{ path: 'cursor', message: 'is not a cursor this API gave out' }]);
     const shop = shopOf(res);
     const [page, shopRow] = await Promise.all([
-      listInvoices(deps.db, {
+      listDocuments(deps.db, {
         shop,
         status,
+        kind,
         from: from ? dayStart(from) : undefined,
         before: to ? nextDayStart(to) : undefined,
         search: q === undefined ? undefined : parseSearch(q),
@@ -300,34 +302,34 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     ]);
     const state = shopState(shopRow);
     res.json({
-      invoices: page.rows.map((r) => invoiceSummary(r, state)),
+      invoices: page.rows.map((r) => documentSummary(r, state)),
       nextCursor: page.next ? encodeCursor(page.next) : null,
     });
   });
 
   router.get('/invoices/counts', ...guarded, async (_req, res) => {
-    res.json({ counts: await countInvoices(deps.db, shopOf(res)) });
+    res.json({ counts: await countByStatus(deps.db, shopOf(res)) });
   });
 
   router.post('/invoices/retry', ...changing(['statuses']), async (req, res) => {
     const parsed = retryAllSchema.safeParse(req.body ?? {});
     if (!parsed.success) return badRequest(res, zodProblems(parsed.error));
     const shop = shopOf(res);
-    const retried = await retryInvoices(deps.db, { shop, statuses: parsed.data.statuses });
+    const retried = await retryDocuments(deps.db, { shop, statuses: parsed.data.statuses });
     deps.logger.info({ shop, statuses: parsed.data.statuses, retried }, 'admin: retry all');
     if (retried > 0) deps.wakeWorker();
-    res.json({ retried, counts: await countInvoices(deps.db, shop) });
+    res.json({ retried, counts: await countByStatus(deps.db, shop) });
   });
 
   const detail = async (shop: string, id: string) => {
-    const row = await findShopInvoice(deps.db, shop, id);
+    const row = await findDocument(deps.db, id, shop);
     if (!row) return undefined;
-    const [shopRow, pdfToken, calls] = await Promise.all([
+    const [shopRow, token, calls] = await Promise.all([
       deps.shops.get(shop),
-      shopPdfToken(deps.db, shop, id),
-      shopInvoiceCalls(deps.db, shop, id),
+      pdfToken(deps.db, shop, id),
+      documentCalls(deps.db, id, shop),
     ]);
-    return invoiceDetail({ row, shop: shopState(shopRow), pdfToken, appUrl: deps.appUrl, calls });
+    return documentDetail({ row, shop: shopState(shopRow), pdfToken: token, appUrl: deps.appUrl, calls });
   };
 
   router.get('/invoices/:id', ...guarded, async (req, res) => {
@@ -345,11 +347,11 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const id = invoiceId(req, res);
     if (!id) return;
     const shop = shopOf(res);
-    if (!(await findShopInvoice(deps.db, shop, id))) {
+    if (!(await findDocument(deps.db, id, shop))) {
       res.status(404).json({ error: 'invoice not found' });
       return;
     }
-    const retried = await retryShopInvoice(deps.db, shop, id);
+    const retried = await retryShopDocument(deps.db, shop, id);
     deps.logger.info({ shop, invoiceId: id, retried }, 'admin: retry one');
     if (retried > 0) deps.wakeWorker();
     res.json({ retried, invoice: await detail(shop, id) });

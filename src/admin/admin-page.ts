@@ -1,12 +1,15 @@
 // The admin page: one HTML shell that loads the plain ES modules in ./public (no build step, no CDN).
 // Embedded in Shopify (`host` in the query) the shell also carries App Bridge, which Shopify's admin serves
-// and which gives the page its session tokens; everywhere else the page has no external reference at all.
+// and which gives the page its session tokens, title bar and navigation; everywhere else the page has no
+// external reference at all. An embedded load carries `id_token`: a shop seen for the first time is
+// installed right here by token exchange (src/shopify/embedded-install.ts), with no redirect.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Shopify } from '@shopify/shopify-api';
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { EnsureOfflineSession } from '../shopify/embedded-install.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
-import { mintSessionToken } from './session-token.ts';
+import { mintSessionToken, verifySessionToken } from './session-token.ts';
 
 export const ADMIN_PATH = '/admin';
 export const ASSETS_PATH = `${ADMIN_PATH}/assets`;
@@ -25,6 +28,8 @@ export interface PageConfig {
   devSessionTokens: boolean;
   /** Installed shops to choose from, demo/test only, when the address names none. */
   shops: string[];
+  /** The admin's language as Shopify puts it in the address (`locale=es-PA`), if it does. */
+  locale: string | null;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -60,18 +65,36 @@ export interface AdminPageDeps {
   shopify: Shopify;
   shops: Pick<ShopRepository, 'get' | 'list'>;
   devSessionTokens: boolean;
+  ensureOfflineSession: EnsureOfflineSession;
 }
 
 function queryText(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Shopify opens embedded apps with ?embedded=1&host=…&shop=…; `host` is what only Shopify adds. */
+export function isEmbeddedLoad(req: Request): boolean {
+  return queryText(req.query['host']) !== undefined || req.query['embedded'] === '1';
+}
+
 export function adminPageRoute(deps: AdminPageDeps): RequestHandler {
   return async (req, res) => {
     const shopText = queryText(req.query['shop']);
-    const shop = shopText ? (deps.shopify.utils.sanitizeShop(shopText) ?? null) : null;
-    // Shopify opens embedded apps with ?embedded=1&host=…&shop=…; `host` is what only Shopify adds.
-    const embedded = queryText(req.query['host']) !== undefined || req.query['embedded'] === '1';
+    let shop = shopText ? (deps.shopify.utils.sanitizeShop(shopText) ?? null) : null;
+    const embedded = isEmbeddedLoad(req);
+    const idToken = queryText(req.query['id_token']);
+    if (embedded && idToken) {
+      const verified = await verifySessionToken(idToken, deps);
+      // A stale token on a document load: App Bridge fetches a fresh one and loads the page again.
+      if (!verified.ok) return sendSessionTokenBounce(res, deps.shopify.config.apiKey);
+      const installed = await deps.ensureOfflineSession(verified.shop, idToken);
+      if (!installed.ok && installed.retry) return sendSessionTokenBounce(res, deps.shopify.config.apiKey);
+      if (!installed.ok) {
+        res.status(installed.status).type('text/plain').set('Cache-Control', 'no-store').send(installed.error);
+        return;
+      }
+      shop = verified.shop;
+    }
     let shops: string[] = [];
     if (!shop && !embedded && deps.devSessionTokens) {
       shops = (await deps.shops.list()).filter((s) => s.installed).map((s) => s.shop);
@@ -80,20 +103,36 @@ export function adminPageRoute(deps: AdminPageDeps): RequestHandler {
         return;
       }
     }
+    const locale = queryText(req.query['locale']);
+    const config: PageConfig = {
+      shop,
+      embedded,
+      devSessionTokens: deps.devSessionTokens,
+      shops,
+      locale: locale && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(locale) ? locale : null,
+    };
     res
       .status(200)
       .set({
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
+        // The address may hold the id_token: never send it on to another site.
+        'Referrer-Policy': 'same-origin',
         // Inside Shopify the page may only be framed by the shop's admin; elsewhere not at all.
         'Content-Security-Policy':
           embedded && shop ? `frame-ancestors https://${shop} https://admin.shopify.com` : "frame-ancestors 'none'",
       })
-      .send(
-        adminPageHtml({ config: { shop, embedded, devSessionTokens: deps.devSessionTokens, shops }, apiKey: deps.shopify.config.apiKey }),
-      );
+      .send(adminPageHtml({ config, apiKey: deps.shopify.config.apiKey }));
   };
+}
+
+/** App Bridge alone: it gets a fresh session token and reloads the page with it (Shopify's bounce page). */
+function sendSessionTokenBounce(res: Response, apiKey: string): void {
+  res
+    .status(200)
+    .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'same-origin' })
+    .send(`<!doctype html>\n<script data-api-key="${escapeHtml(apiKey)}" src="${APP_BRIDGE_URL}"></script>\n`);
 }
 
 /** Demo and tests only: a session token for an installed shop, as App Bridge would give the page. */
@@ -112,7 +151,7 @@ export function devSessionTokenRoute(deps: AdminPageDeps): RequestHandler {
       return;
     }
     res.json(
-      mintSessionToken({
+      await mintSessionToken({
         shop,
         apiKey: deps.shopify.config.apiKey,
         apiSecret: deps.shopify.config.apiSecretKey,

@@ -3,7 +3,7 @@
 // for the document, so 101 means they are wrong and any answer about the document means they work.
 import { createGatewayClient } from '../gateway/gateway-client.ts';
 import type { GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
-import type { GatewaySettings } from '../invoices/invoice-worker.ts';
+import type { GatewaySettings } from '../gateway/gateway-client.ts';
 
 export type ConnectionResult =
   | { result: 'valid'; environment: GatewayEnvironment; durationMs: number }

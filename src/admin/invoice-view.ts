@@ -1,77 +1,80 @@
-// Invoice rows as the admin API shows them: amounts as cents and text, the fiscal number as merchants read
-// it, and for anything not authorized the reason in plain words. Pure functions, no I/O.
+// Documents as the admin API shows them: amounts as cents and text, the fiscal number as merchants read it, and for
+// anything not authorized the reason, rendered from the message catalogue in Spanish and English. Pure, no I/O.
 import { formatCents } from '../../mappers/money.ts';
+import type { DocumentStatus } from '../documents/document-state.ts';
+import { type DocumentListRow, type DocumentRow, type GatewayCallRow, formatFiscalNumber } from '../documents/store/index.ts';
 import { CREDENTIAL_FIELDS } from '../gateway/gateway-types.ts';
-import type { InvoiceRow } from '../invoices/invoice-repository.ts';
-import { formatFiscalNumber } from '../invoices/invoice-worker.ts';
-import type { GatewayCallRow, InvoiceListRow } from './invoice-queries.ts';
+import { localize, localizeProblems, reasonAction, reasonTitle } from '../messages/catalogue.ts';
+import { type Localized, type Message, asMessage } from '../messages/message.ts';
 
-/** The shop state a reason may depend on (a pending invoice of a paused shop waits for its settings). */
+/** The shop state a reason may depend on (a pending document of a paused shop waits for its settings). */
 export interface ShopState {
   enabled: boolean;
-  pausedReason: string | null;
+  pausedReason: Message | null;
 }
 
 export interface ReasonProblem {
   code: string;
+  /** English and Spanish, as before the catalogue; `text` has both. */
   message: string;
-  messageEs: string | undefined;
+  messageEs: string;
+  text: Localized;
 }
 
 /**
- * Why an invoice is not authorized. `kind` is the closed set of invoice-errors.ts plus three states of
- * the queue ('skipped', 'paused', 'disabled'); the page words a headline per kind in the merchant's
- * language and shows `message` (and the mapping problems, in both languages) under it.
+ * Why a document is not authorized. `kind` is an error kind of document-state.ts or a state of the queue
+ * ('skipped', 'waiting', 'paused', 'disabled', 'unknown'); title, action and text come in both languages.
  */
-export interface InvoiceReason {
+export interface DocumentReason {
   kind: string;
   code: string | null;
+  title: Localized;
+  action: Localized;
+  text: Localized;
+  /** The text in English (the form before the catalogue). */
   message: string;
   problems: ReasonProblem[];
 }
 
-export const REASON_TEXT = {
-  paused: (reason: string) => reason,
-  disabled: 'Invoicing is turned off for this shop: the invoice waits until it is turned on in Settings.',
-  skipped: 'Not invoiced.',
-  unknown: 'Stopped without a recorded reason. Use "Retry" to try again.',
-};
-
 export function reasonFor(
-  row: Pick<InvoiceRow, 'status' | 'lastErrorKind' | 'lastErrorCode' | 'lastErrorMessage' | 'problems'>,
+  row: Pick<DocumentRow, 'status' | 'lastErrorKind' | 'lastErrorCode' | 'lastError' | 'problems'>,
   shop: ShopState,
-): InvoiceReason | null {
+): DocumentReason | null {
   if (row.status === 'completed') return null;
-  const problems = problemsOf(row.problems);
-  if (row.status === 'skipped') return { kind: 'skipped', code: null, message: row.lastErrorMessage ?? REASON_TEXT.skipped, problems };
-  if (row.lastErrorKind) {
-    return { kind: row.lastErrorKind, code: row.lastErrorCode, message: row.lastErrorMessage ?? REASON_TEXT.unknown, problems };
-  }
+  const stored = asMessage(row.lastError);
+  const reason = (kind: string, m: Message | undefined) => build(kind, row.status, row.lastErrorCode, m, row.problems);
+  if (row.status === 'skipped' || row.status === 'waiting') return reason(row.status, stored);
+  if (row.lastErrorKind) return reason(row.lastErrorKind, stored);
   if (row.status === 'pending') {
-    if (shop.pausedReason) return { kind: 'paused', code: null, message: REASON_TEXT.paused(shop.pausedReason), problems };
-    if (!shop.enabled) return { kind: 'disabled', code: null, message: REASON_TEXT.disabled, problems };
+    if (shop.pausedReason) return reason('paused', shop.pausedReason);
+    if (!shop.enabled) return reason('disabled', undefined);
     return null;
   }
-  return { kind: 'unknown', code: null, message: REASON_TEXT.unknown, problems };
+  return reason('unknown', undefined);
 }
 
-/** Mapping problems as stored (mappers/mapping-problems.ts), reduced to what a person reads. */
-export function problemsOf(value: unknown): ReasonProblem[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((p: unknown) => {
-    if (!p || typeof p !== 'object') return [];
-    const { code, message, messageEs } = p as Record<string, unknown>;
-    if (typeof message !== 'string') return [];
-    return [
-      { code: typeof code === 'string' ? code : 'problem', message, messageEs: typeof messageEs === 'string' ? messageEs : undefined },
-    ];
-  });
+function build(kind: string, status: DocumentStatus, code: string | null, m: Message | undefined, problems: unknown): DocumentReason {
+  const text = m ? localize(m) : reasonAction(kind, status);
+  return {
+    kind,
+    code,
+    title: reasonTitle(kind),
+    action: reasonAction(kind, status),
+    text,
+    message: text.en,
+    problems: localizeProblems(problems).map((p) => ({ code: p.code, message: p.text.en, messageEs: p.text.es, text: p.text })),
+  };
 }
 
-export interface InvoiceSummary {
+export interface DocumentSummary {
   id: string;
+  kind: string;
+  documentType: string;
   orderName: string;
   orderGid: string;
+  /** A credit note's invoice; an invoice that replaces another. */
+  invoiceId: string | null;
+  replacesId: string | null;
   status: string;
   step: string;
   /** True once the gateway authorized it (the PDF and the write-back may still be on their way). */
@@ -83,17 +86,23 @@ export interface InvoiceSummary {
   environment: string | null;
   fiscalNumber: string | null;
   cufe: string | null;
+  taxIdSource: string | null;
   createdAt: string;
   authorizedAt: string | null;
-  reason: InvoiceReason | null;
-  notice: string | null;
+  reason: DocumentReason | null;
+  notice: Localized | null;
 }
 
-export function invoiceSummary(row: Omit<InvoiceListRow, 'cursorAt'>, shop: ShopState): InvoiceSummary {
+export function documentSummary(row: Omit<DocumentListRow, 'cursorAt' | 'shop'>, shop: ShopState): DocumentSummary {
+  const notice = asMessage(row.notice);
   return {
     id: row.id,
+    kind: row.kind,
+    documentType: row.documentType,
     orderName: row.orderName,
     orderGid: row.orderGid,
+    invoiceId: row.invoiceId,
+    replacesId: row.replacesId,
     status: row.status,
     step: row.step,
     authorized: row.cufe !== null,
@@ -104,10 +113,11 @@ export function invoiceSummary(row: Omit<InvoiceListRow, 'cursorAt'>, shop: Shop
     environment: row.environment,
     fiscalNumber: row.fiscalNumber === null ? null : formatFiscalNumber(row),
     cufe: row.cufe,
+    taxIdSource: row.taxIdSource,
     createdAt: row.createdAt.toISOString(),
     authorizedAt: row.authorizedAt?.toISOString() ?? null,
     reason: reasonFor(row, shop),
-    notice: row.notice,
+    notice: notice ? localize(notice) : null,
   };
 }
 
@@ -157,7 +167,7 @@ export function gatewayCallView(c: GatewayCallRow): GatewayCallView {
   };
 }
 
-export interface InvoiceDetail extends InvoiceSummary {
+export interface DocumentDetail extends DocumentSummary {
   attempts: number;
   nextAttemptAt: string;
   branchCode: string | null;
@@ -175,16 +185,16 @@ export interface InvoiceDetail extends InvoiceSummary {
   calls: GatewayCallView[];
 }
 
-export function invoiceDetail(o: {
-  row: InvoiceRow;
+export function documentDetail(o: {
+  row: DocumentRow;
   shop: ShopState;
   pdfToken: string | undefined;
   appUrl: string;
   calls: GatewayCallRow[];
-}): InvoiceDetail {
+}): DocumentDetail {
   const { row } = o;
   return {
-    ...invoiceSummary(row, o.shop),
+    ...documentSummary(row, o.shop),
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt.toISOString(),
     branchCode: row.branchCode,
@@ -202,7 +212,11 @@ export function invoiceDetail(o: {
   };
 }
 
-/** Retry is offered where it changes something (retryShopInvoice). */
-export function isRetryableByHand(row: Pick<InvoiceRow, 'status' | 'lastErrorKind'>): boolean {
-  return row.status === 'failed' || row.status === 'needs_attention' || (row.status === 'pending' && row.lastErrorKind !== null);
+/** Retry is offered where it changes something (retryShopDocument). */
+export function isRetryableByHand(row: Pick<DocumentRow, 'status' | 'lastErrorKind'>): boolean {
+  return (
+    row.status === 'failed' ||
+    row.status === 'needs_attention' ||
+    ((row.status === 'pending' || row.status === 'waiting') && row.lastErrorKind !== null)
+  );
 }

@@ -1,13 +1,27 @@
-// Every /api call carries an App Bridge session token (`Authorization: Bearer <jwt>`). The token is the
-// only source of the shop: handlers read `res.locals.shop`, never a query or body parameter, so no
-// request can reach another shop's data.
-import { createHmac, randomUUID } from 'node:crypto';
+// App Bridge session tokens: every /api call carries one (`Authorization: Bearer <jwt>`), and the first
+// embedded document load carries one as `id_token`. The token is the only source of the shop: handlers read
+// `res.locals.shop`, never a query or body parameter, so no request can reach another shop's data.
+// Signed and verified with jose (HS256 with the app secret), as Shopify signs them.
+import { randomUUID } from 'node:crypto';
 import type { Shopify } from '@shopify/shopify-api';
 import type { RequestHandler, Response } from 'express';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 
 export interface SessionTokenDeps {
-  shopify: Pick<Shopify, 'session' | 'utils'>;
+  shopify: Pick<Shopify, 'config' | 'utils'>;
 }
+
+/** Shopify's clock tolerance for nbf and exp. */
+export const CLOCK_TOLERANCE_SECONDS = 10;
+/**
+ * Longest lifetime (exp − iat) accepted. Shopify's tokens live 60 s; five minutes leaves room for clock
+ * skew and refuses the year-long tokens a leaked app secret could mint for later use.
+ */
+export const MAX_TOKEN_LIFETIME_SECONDS = 300;
+/** Fetches that may succeed with a fresh token say so, as @shopify/shopify-app-express does. */
+export const RETRY_INVALID_SESSION_HEADER = 'X-Shopify-Retry-Invalid-Session-Request';
+
+export type VerifiedToken = { ok: true; shop: string } | { ok: false; reason: string };
 
 /** The verified shop of the request, e.g. "tienda.myshopify.com". Set only by `requireSessionToken`. */
 export function shopOf(res: Response): string {
@@ -16,28 +30,58 @@ export function shopOf(res: Response): string {
   return shop;
 }
 
+/**
+ * Checks a session token as Shopify documents it, plus a bound on its lifetime. The reason never repeats
+ * the token.
+ */
+export async function verifySessionToken(token: string, deps: SessionTokenDeps, now: Date = new Date()): Promise<VerifiedToken> {
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, new TextEncoder().encode(deps.shopify.config.apiSecretKey), {
+      algorithms: ['HS256'],
+      audience: deps.shopify.config.apiKey,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['exp', 'iat', 'dest', 'iss'],
+      currentDate: now,
+    }));
+  } catch (error) {
+    return { ok: false, reason: refusal(error) };
+  }
+  const exp = payload.exp as number;
+  const iat = payload.iat as number;
+  if (exp - iat > MAX_TOKEN_LIFETIME_SECONDS) return { ok: false, reason: `lives longer than ${MAX_TOKEN_LIFETIME_SECONDS} s` };
+  // A future iat would stretch the lifetime check; Shopify's clock and ours agree within the tolerance.
+  if (iat > Math.floor(now.getTime() / 1000) + CLOCK_TOLERANCE_SECONDS) return { ok: false, reason: 'issued in the future' };
+  const shop = shopFromClaims(payload, (s) => deps.shopify.utils.sanitizeShop(s));
+  return shop ? { ok: true, shop } : { ok: false, reason: 'dest and iss do not name one shop' };
+}
+
+function refusal(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return 'expired';
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return `${error.claim} claim not valid`;
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'signature not valid';
+  return 'not a session token of this app';
+}
+
+/** 401 for fetches; the retry header tells App Bridge a fresh token may succeed. */
+export function refuseSessionToken(res: Response, error: string, retry: boolean): void {
+  if (retry) res.set(RETRY_INVALID_SESSION_HEADER, '1');
+  res.status(401).set('WWW-Authenticate', 'Bearer').json({ error });
+}
+
 export function requireSessionToken(deps: SessionTokenDeps): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req.get('authorization'));
     if (!token) {
-      refuse(res, 'missing session token: send Authorization: Bearer <App Bridge session token>');
+      refuseSessionToken(res, 'missing session token: send Authorization: Bearer <App Bridge session token>', false);
       return;
     }
-    let payload: Record<string, unknown>;
-    try {
-      // HS256 with the app secret, aud = the app's API key, exp and nbf (with Shopify's 10 s tolerance).
-      payload = (await deps.shopify.session.decodeSessionToken(token)) as unknown as Record<string, unknown>;
-    } catch {
-      // The library's message repeats the token; the answer names only the reason.
-      refuse(res, 'invalid session token');
+    const verified = await verifySessionToken(token, deps);
+    if (!verified.ok) {
+      refuseSessionToken(res, `invalid session token: ${verified.reason}`, true);
       return;
     }
-    const shop = shopFromClaims(payload, (s) => deps.shopify.utils.sanitizeShop(s));
-    if (!shop) {
-      refuse(res, 'invalid session token: no shop in it');
-      return;
-    }
-    res.locals.shop = shop;
+    res.locals.shop = verified.shop;
     next();
   };
 }
@@ -64,33 +108,28 @@ function hostOf(value: unknown): string | undefined {
   }
 }
 
-function refuse(res: Response, error: string): void {
-  res.status(401).set('WWW-Authenticate', 'Bearer').json({ error });
-}
-
 /**
- * A session token shaped like App Bridge's, for the demo and tests only (the route that serves it is
+ * A session token shaped like App Bridge's, for the demo, tests and bench only (the route that serves it is
  * mounted only there). Signed with the app secret, so it passes the same check as a real one.
  */
-export function mintSessionToken(o: { shop: string; apiKey: string; apiSecret: string; ttlSeconds: number; now?: Date }): {
-  token: string;
-  expiresAt: string;
-} {
+export async function mintSessionToken(o: {
+  shop: string;
+  apiKey: string;
+  apiSecret: string;
+  ttlSeconds: number;
+  now?: Date;
+}): Promise<{ token: string; expiresAt: string }> {
   const issued = Math.floor((o.now ?? new Date()).getTime() / 1000);
   const exp = issued + o.ttlSeconds;
-  const claims = {
-    iss: `https://${o.shop}/admin`,
-    dest: `https://${o.shop}`,
-    aud: o.apiKey,
-    sub: '1',
-    exp,
-    nbf: issued - 5,
-    iat: issued,
-    jti: randomUUID(),
-    sid: randomUUID(),
-  };
-  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const body = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
-  const signature = createHmac('sha256', o.apiSecret).update(body).digest('base64url');
-  return { token: `${body}.${signature}`, expiresAt: new Date(exp * 1000).toISOString() };
+  const token = await new SignJWT({ dest: `https://${o.shop}`, sid: randomUUID() })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(`https://${o.shop}/admin`)
+    .setAudience(o.apiKey)
+    .setSubject('1')
+    .setIssuedAt(issued)
+    .setNotBefore(issued - 5)
+    .setExpirationTime(exp)
+    .setJti(randomUUID())
+    .sign(new TextEncoder().encode(o.apiSecret));
+  return { token, expiresAt: new Date(exp * 1000).toISOString() };
 }

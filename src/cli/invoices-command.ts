@@ -1,13 +1,20 @@
 // `npm run cli -- invoices list|show|retry`: read invoices and put failed ones back in the queue.
 // A retried invoice is picked up by the running app's worker (or the next start).
-import { and, desc, eq, sql } from 'drizzle-orm';
 import { formatCents } from '../../mappers/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { shopInvoiceCalls } from '../admin/invoice-queries.ts';
 import { type ShopState, reasonFor } from '../admin/invoice-view.ts';
-import { invoicePdfs, invoices } from '../db/schema.ts';
-import { type InvoiceRow, getInvoice, retryInvoices } from '../invoices/invoice-repository.ts';
-import { formatFiscalNumber } from '../invoices/invoice-worker.ts';
+import { DOCUMENT_STATUSES, RETRYABLE_STATUSES, type RetryableStatus } from '../documents/document-state.ts';
+import {
+  type DocumentListRow,
+  documentCalls,
+  findDocument,
+  formatFiscalNumber,
+  listDocuments,
+  pdfInfo,
+  retryDocuments,
+} from '../documents/store/index.ts';
+import { render } from '../messages/catalogue.ts';
+import { asMessage } from '../messages/message.ts';
 import {
   CliFailure,
   CliInputError,
@@ -23,8 +30,8 @@ import {
   runSubcommand,
   withContext,
 } from './cli-context.ts';
-import { terminalText } from './terminal-text.ts';
 import { PANAMA_LABEL, STATUS_WORDS, panamaTime, statusFromWord, statusWord } from './invoice-words.ts';
+import { terminalText } from './terminal-text.ts';
 
 export const USAGE = [
   'usage:',
@@ -32,12 +39,11 @@ export const USAGE = [
   '  npm run cli -- invoices show <invoice id> [--json]',
   '  npm run cli -- invoices retry <invoice id>',
   '  npm run cli -- invoices retry --failed [--status failed|needs_attention] [--shop <domain>]',
-  'statuses: Queued (pending), Authorized (completed), "Needs attention" (needs_attention), Failed (failed), Skipped (skipped)',
+  'statuses: Queued (pending), Authorized (completed), "Needs attention" (needs_attention), Failed (failed), Skipped (skipped), waiting',
   `times: dd/mm/aaaa hh:mm, ${PANAMA_LABEL} time (UTC-5); --json gives UTC`,
 ].join('\n');
 
-type Retryable = 'failed' | 'needs_attention';
-const RETRYABLE: readonly Retryable[] = ['failed', 'needs_attention'];
+const RETRYABLE: readonly string[] = RETRYABLE_STATUSES;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function run(args: string[]): Promise<number> {
@@ -70,17 +76,21 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
   const usage = 'invoices list [--shop <domain>] [--status <status>] [--limit <n>] [--json]';
   const { values, flags } = parseCommandArgs(args, { values: ['shop', 'status', 'limit'], flags: ['json'] }, usage);
   const shop = optionalShop(values);
-  const status = optionalStatus(values, ['pending', 'completed', 'needs_attention', 'failed', 'skipped']);
+  const status = optionalStatus(values, DOCUMENT_STATUSES);
   const limit = values['limit'] === undefined ? 50 : Number(values['limit']);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliInputError('--limit must be a whole number from 1 to 10000');
 
   return withContext(open, io, async (ctx) => {
-    const rows = await ctx.database.db
-      .select()
-      .from(invoices)
-      .where(and(shop ? eq(invoices.shop, shop) : undefined, status ? eq(invoices.status, status) : undefined))
-      .orderBy(desc(invoices.createdAt), desc(invoices.id))
-      .limit(limit);
+    const { rows } = await listDocuments(ctx.database.db, {
+      shop,
+      status,
+      kind: undefined,
+      from: undefined,
+      before: undefined,
+      search: undefined,
+      after: undefined,
+      limit,
+    });
     if (flags.has('json')) {
       io.out(JSON.stringify(rows.map(summary), null, 2));
       return EXIT_OK;
@@ -101,7 +111,7 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
         r.fiscalNumber === null ? '-' : formatFiscalNumber(r),
         `${formatCents(r.totalCents)} ${r.currency}`,
         panamaTime(r.createdAt),
-        oneLine(r.lastErrorMessage, 60),
+        oneLine(lastError(r), 60),
       ]),
     );
     for (const line of table) io.out(line);
@@ -114,14 +124,11 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
   const { positionals, flags } = parseCommandArgs(args, { flags: ['json'], positionals: 1 }, usage);
   const id = invoiceId(positionals, usage);
   return withContext(open, io, async (ctx) => {
-    const row = await getInvoice(ctx.database.db, id);
+    const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
-    const [[pdf], calls, states] = await Promise.all([
-      ctx.database.db
-        .select({ sha256: invoicePdfs.sha256, size: sql<number>`length(${invoicePdfs.bytes})` })
-        .from(invoicePdfs)
-        .where(eq(invoicePdfs.invoiceId, id)),
-      shopInvoiceCalls(ctx.database.db, row.shop, id),
+    const [pdf, calls, states] = await Promise.all([
+      pdfInfo(ctx.database.db, id),
+      documentCalls(ctx.database.db, id),
       shopStates(ctx, [row]),
     ]);
     const times = {
@@ -139,7 +146,7 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
       protocol: row.protocol,
       receptionDateDgi: row.receptionDateDgi,
       // The link's token is a credential (whoever has it reads the invoice): shown only on the order itself.
-      pdf: pdf ? { stored: true, bytes: Number(pdf.size), sha256: pdf.sha256 } : { stored: false },
+      pdf: pdf ? { stored: true, ...pdf } : { stored: false },
       lastErrorKind: row.lastErrorKind,
       lastErrorCode: row.lastErrorCode,
       problems: row.problems,
@@ -158,7 +165,7 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
       io.out(JSON.stringify(detail, null, 2));
       return EXIT_OK;
     }
-    // For people: the page's status word and Panama times; the rest as stored.
+    // For people: the page's status word and Panama times; the rest as stored, one line each.
     const shown: Record<string, unknown> = {
       ...detail,
       status: `${statusWord({ ...row, reason: reasonFor(row, states.get(row.shop)!) })} (${row.status})`,
@@ -192,10 +199,10 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
 
   if (flags.has('failed')) {
     // Like the page's button: failed and needing attention, unless --status names one of them.
-    const status = optionalStatus(values, RETRYABLE);
-    const statuses = status ? [status as Retryable] : [...RETRYABLE];
+    const status = optionalStatus(values, RETRYABLE_STATUSES);
+    const statuses: RetryableStatus[] = status ? [status] : ['failed', 'needs_attention'];
     return withContext(open, io, async (ctx) => {
-      const count = await retryInvoices(ctx.database.db, { statuses, ...(shop ? { shop } : {}) });
+      const count = await retryDocuments(ctx.database.db, { statuses, ...(shop ? { shop } : {}) });
       const what = statuses.map((s) => STATUS_WORDS[s].toLowerCase()).join(' or ');
       io.out(`${count} invoice${count === 1 ? '' : 's'} (${what}) back in the queue${shop ? ` for ${shop}` : ''}.`);
       return EXIT_OK;
@@ -204,31 +211,34 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
 
   const id = invoiceId(positionals, usage);
   return withContext(open, io, async (ctx) => {
-    const row = await getInvoice(ctx.database.db, id);
+    const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
-    if (!(RETRYABLE as readonly string[]).includes(row.status)) {
-      const word = statusWord({ ...row, reason: null });
-      throw new CliFailure(`invoice ${id} is ${word}: only failed or needs-attention invoices can be retried`);
+    if (!RETRYABLE.includes(row.status)) {
+      throw new CliFailure(
+        `invoice ${id} is ${statusWord({ ...row, reason: null })}: only failed or needs-attention invoices can be retried`,
+      );
     }
-    await retryInvoices(ctx.database.db, { ids: [id] });
+    await retryDocuments(ctx.database.db, { ids: [id] });
     io.out(`Invoice ${id} (${row.shop} ${row.orderName}) is back in the queue.`);
     const shopRow = await ctx.shops.get(row.shop);
     if (!shopRow?.installed) io.err(`warning: the app is uninstalled from ${row.shop}; the invoice waits until it is installed again.`);
     else if (!shopRow.enabled) io.err(`warning: invoicing is disabled for ${row.shop}; the invoice waits until it is enabled.`);
-    else if (shopRow.pausedReason) io.err(`warning: ${row.shop} is paused (${shopRow.pausedReason}); save its settings to resume.`);
+    else if (shopRow.pausedReason)
+      io.err(`warning: ${row.shop} is paused (${render(shopRow.pausedReason, 'en')}); save its settings to resume.`);
     return EXIT_OK;
   });
 }
 
-/** `--status` as a stored status, in `allowed`; undefined when not given. */
-function optionalStatus(values: Record<string, string>, allowed: readonly string[]): string | undefined {
+/** `--status` as a stored status among `allowed` (the word or the value); undefined when not given. */
+function optionalStatus<S extends string>(values: Record<string, string>, allowed: readonly S[]): S | undefined {
   if (values['status'] === undefined) return undefined;
   const status = statusFromWord(values['status']);
-  if (status === undefined || !allowed.includes(status)) {
-    const words = allowed.map((s) => `${STATUS_WORDS[s as keyof typeof STATUS_WORDS]} (${s})`);
+  const found = allowed.find((s) => s === status);
+  if (found === undefined) {
+    const words = allowed.map((s) => (Object.hasOwn(STATUS_WORDS, s) ? `${STATUS_WORDS[s as keyof typeof STATUS_WORDS]} (${s})` : s));
     throw new CliInputError(`--status must be one of ${words.join(', ')}`);
   }
-  return status;
+  return found;
 }
 
 /** The state of each shop of the rows: a pending invoice of a paused or disabled shop is on hold. */
@@ -245,9 +255,16 @@ function labelled(date: Date): string {
   return `${panamaTime(date)} (${PANAMA_LABEL})`;
 }
 
-function summary(r: InvoiceRow) {
+/** The last error in English (the CLI's language), from the message catalogue. */
+function lastError(r: Pick<DocumentListRow, 'lastError'>): string | null {
+  const m = asMessage(r.lastError);
+  return m ? render(m, 'en') : null;
+}
+
+function summary(r: Omit<DocumentListRow, 'cursorAt'>) {
   return {
     id: r.id,
+    kind: r.kind,
     shop: r.shop,
     orderGid: r.orderGid,
     orderName: r.orderName,
@@ -258,7 +275,7 @@ function summary(r: InvoiceRow) {
     currency: r.currency,
     test: r.test,
     cufe: r.cufe,
-    lastError: r.lastErrorMessage,
+    lastError: lastError(r),
     createdAt: r.createdAt.toISOString(),
   };
 }

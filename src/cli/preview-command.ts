@@ -8,7 +8,10 @@ import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { type MappingSettings, mappingSettingsSchema } from '../../mappers/mapping-settings.ts';
 import type { MappingProblem } from '../../mappers/mapping-problems.ts';
-import { type OrderTransaction, orderToDocument, parseOrderTransactions } from '../../mappers/order-to-document.ts';
+import { render } from '../messages/catalogue.ts';
+import { message } from '../messages/message.ts';
+import { numberDocument } from '../../mappers/document-numbering.ts';
+import { type OrderTransaction, orderToDraft, parseOrderTransactions } from '../../mappers/order-to-document.ts';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { shopSettingsSchema } from '../shops/shop-settings.ts';
 import { CliInputError, processIo, readJsonFile, terminalIo } from './cli-context.ts';
@@ -35,15 +38,15 @@ export async function run(args: string[]): Promise<number> {
     if (!parsed.ok) return printProblems(parsed.problems);
     const transactions = readTransactions(transactionsFile ?? siblingTransactions(orderFile));
     if (transactions !== undefined && !transactions.ok) return printProblems(transactions.problems);
-    const result = orderToDocument({
+    const result = orderToDraft({
       order: parsed.order,
       settings: settings.mapping,
       ...(transactions?.ok ? { transactions: transactions.transactions } : {}),
-      numbering: { branchCode: settings.branchCode, billingPoint: settings.billingPoint, fiscalNumber: 1 },
-      now: new Date(),
     });
     if (!result.ok) return printProblems(result.problems);
-    io.out(JSON.stringify(result.document, null, 2));
+    // As the pipeline would number it: the shop's branch and billing point, number 1, now.
+    const numbering = { branchCode: settings.branchCode, billingPoint: settings.billingPoint, fiscalNumber: 1 };
+    io.out(JSON.stringify(numberDocument(result.draft, numbering, new Date()), null, 2));
     return 0;
   } catch (error) {
     if (!(error instanceof CliInputError)) throw error;
@@ -112,6 +115,6 @@ function readTransactions(
 
 function printProblems(problems: MappingProblem[]): number {
   io.err(`The order cannot be invoiced (${problems.length} problem${problems.length === 1 ? '' : 's'}):`);
-  for (const p of problems) io.err(`- ${p.code}${p.path ? ` [${p.path}]` : ''}: ${p.message}`);
+  for (const p of problems) io.err(`- ${p.code}${p.path ? ` [${p.path}]` : ''}: ${render(message(p.code, p.params), 'en')}`);
   return 1;
 }

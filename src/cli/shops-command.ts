@@ -1,5 +1,6 @@
 // `npm run cli -- shops add|configure|list`: shops without OAuth (a custom app's Admin API token) and
 // their settings, for operators. Tokens and credentials are stored encrypted and never printed.
+import { render } from '../messages/catalogue.ts';
 import { Session } from '@shopify/shopify-api';
 import { sessions as sessionsTable } from '../db/schema.ts';
 import type { EncryptedSessionStorage } from '../shopify/session-storage.ts';
@@ -141,7 +142,14 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
     const yes = (b: boolean) => (b ? 'yes' : 'no');
     for (const line of formatTable(
       ['SHOP', 'INSTALLED', 'ENABLED', 'ENVIRONMENT', 'ACCESS', 'PAUSED'],
-      rows.map((r) => [r.shop, yes(r.installed), yes(r.enabled), r.environment, r.access, r.pausedReason ?? '-']),
+      rows.map((r) => [
+        r.shop,
+        yes(r.installed),
+        yes(r.enabled),
+        r.environment,
+        r.access,
+        r.pausedReason ? render(r.pausedReason, 'en') : '-',
+      ]),
     )) {
       io.out(line);
     }

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  check,
   bigserial,
   boolean,
   customType,
@@ -15,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS, TAX_ID_SOURCES } from '../documents/document-state.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -31,6 +33,9 @@ const jsonText = customType<{ data: unknown; driverData: string }>({
   toDriver: (v) => JSON.stringify(v),
   fromDriver: (v) => JSON.parse(v) as unknown,
 });
+
+/** A CHECK that a text column holds one of a declared list (the list is ours: no quoting needed beyond ''). */
+const oneOf = (column: string, values: readonly string[]) => sql.raw(`"${column}" in (${values.map((v) => `'${v}'`).join(', ')})`);
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -68,8 +73,8 @@ export const shops = pgTable('shops', {
   credentialsEnc: text('credentials_enc'),
   enabled: boolean('enabled').notNull().default(false),
   installed: boolean('installed').notNull().default(true),
-  /** Set when the gateway refuses the shop's credentials (101): its queue waits for a settings change. */
-  pausedReason: text('paused_reason'),
+  /** Set when the gateway refuses the shop's credentials (101): its queue waits for a settings change. A catalogue message. */
+  pausedReason: jsonb('paused_reason'),
   settingsVersion: integer('settings_version').notNull().default(0),
   installedAt: tstz('installed_at').notNull().defaultNow(),
   uninstalledAt: tstz('uninstalled_at'),
@@ -77,25 +82,41 @@ export const shops = pgTable('shops', {
 });
 
 /**
- * The invoice row is the job. `step` is what to do next (send → pdf → writeback → done); `status` says
- * whether the worker may do it (pending), or a person must look first (needs_attention, failed).
- * A step that succeeded is never repeated: its results are on the row before the step advances.
+ * The fiscal document is the job: one row per invoice or credit note. `step` is what to do next
+ * (send → pdf → writeback → done); `status` says whether the worker may do it (pending, waiting) or a person must look
+ * first. The statuses, steps and kinds are declared in src/documents/document-state.ts; only the documents store
+ * (src/documents/store/) speaks SQL to this table.
  */
-export const invoices = pgTable(
-  'invoices',
+export const documents = pgTable(
+  'documents',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     shop: text('shop').notNull(),
+    kind: text('kind', { enum: DOCUMENT_KINDS }).notNull().default('invoice'),
+    /** What makes the document unique within its shop and kind: the order GID of an invoice, the refund GID of a note. */
+    sourceKey: text('source_key').notNull(),
     orderGid: text('order_gid').notNull(),
     orderName: text('order_name').notNull(),
+    /** The DGI's typeDocument ('01', '04'): numbering runs per type. */
     documentType: text('document_type').notNull().default('01'),
-    step: text('step').notNull().default('send'),
-    status: text('status').notNull().default('pending'),
+    /** A credit note's invoice. */
+    invoiceId: uuid('invoice_id'),
+    /** An invoice that replaces another (re-issued to the right buyer). */
+    replacesId: uuid('replaces_id'),
+    step: text('step', { enum: DOCUMENT_STEPS }).notNull().default('send'),
+    status: text('status', { enum: DOCUMENT_STATUSES }).notNull().default('pending'),
     totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     test: boolean('test').notNull().default(false),
-    orderSnapshot: jsonText('order_snapshot').notNull(),
+    /** The webhook body the document comes from (the order of an invoice, the refund of a note), as it arrived. */
+    snapshot: jsonText('snapshot').notNull(),
     snapshotRedacted: boolean('snapshot_redacted').notNull().default(false),
+    /** Re-read the order through the Admin API before mapping it again (set by a manual retry). */
+    refreshSnapshot: boolean('refresh_snapshot').notNull().default(false),
+    /** The merchant's correction of the client block (DESIGN §10), applied over what the order says. */
+    clientOverride: jsonb('client_override'),
+    /** Where the client's RUC came from, when the client is a taxpayer. */
+    taxIdSource: text('tax_id_source', { enum: TAX_ID_SOURCES }),
 
     /** Attempts at the current step; reset when the step advances or a person retries. */
     attempts: integer('attempts').notNull().default(0),
@@ -120,33 +141,41 @@ export const invoices = pgTable(
     authorizedAt: tstz('authorized_at'),
     writtenBackAt: tstz('written_back_at'),
 
-    /** Closed set: see src/invoices/invoice-errors.ts. */
-    lastErrorKind: text('last_error_kind'),
+    lastErrorKind: text('last_error_kind', { enum: ERROR_KINDS }),
+    /** The gateway's code (101, 109, …) or the mapping problem's code. */
     lastErrorCode: text('last_error_code'),
-    /** Plain words for the merchant: what went wrong and what to do. */
-    lastErrorMessage: text('last_error_message'),
+    /** The reason as a catalogue message { key, params } (src/messages/), rendered in Spanish or English when shown. */
+    lastError: jsonb('last_error'),
     problems: jsonb('problems'),
-    notice: text('notice'),
+    /** Something the merchant should know about a document that went through (a catalogue message). */
+    notice: jsonb('notice'),
 
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('invoices_shop_order_doc_uq').on(t.shop, t.orderGid, t.documentType),
-    index('invoices_due_idx').on(t.status, t.nextAttemptAt),
-    index('invoices_shop_created_idx').on(t.shop, t.createdAt),
-    index('invoices_shop_status_idx').on(t.shop, t.status),
-    // The admin's search box looks invoices up by order name or fiscal number within the shop.
-    index('invoices_shop_order_name_idx').on(t.shop, t.orderName),
-    index('invoices_shop_fiscal_number_idx').on(t.shop, t.fiscalNumber),
-    uniqueIndex('invoices_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.documentType, t.fiscalNumber),
+    uniqueIndex('documents_shop_kind_source_uq').on(t.shop, t.kind, t.sourceKey),
+    index('documents_due_idx').on(t.status, t.nextAttemptAt),
+    index('documents_shop_created_idx').on(t.shop, t.createdAt),
+    index('documents_shop_status_idx').on(t.shop, t.status),
+    // The admin's search box looks documents up by order name or fiscal number within the shop.
+    index('documents_shop_order_name_idx').on(t.shop, t.orderName),
+    index('documents_shop_fiscal_number_idx').on(t.shop, t.fiscalNumber),
+    // An order's documents (its invoice and notes), and a note's invoice.
+    index('documents_shop_order_idx').on(t.shop, t.orderGid),
+    index('documents_invoice_idx').on(t.invoiceId),
+    uniqueIndex('documents_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.documentType, t.fiscalNumber),
+    check('documents_kind_ck', oneOf('kind', DOCUMENT_KINDS)),
+    check('documents_status_ck', oneOf('status', DOCUMENT_STATUSES)),
+    check('documents_step_ck', oneOf('step', DOCUMENT_STEPS)),
+    check('documents_kind_type_ck', sql`(${t.kind} = 'invoice') = (${t.documentType} <> '04')`),
   ],
 );
 
-export const invoicePdfs = pgTable('invoice_pdfs', {
-  invoiceId: uuid('invoice_id')
+export const documentPdfs = pgTable('document_pdfs', {
+  documentId: uuid('document_id')
     .primaryKey()
-    .references(() => invoices.id, { onDelete: 'cascade' }),
+    .references(() => documents.id, { onDelete: 'cascade' }),
   /** ≥128 random bits, base64url: the PDF link's only credential. */
   token: text('token').notNull().unique(),
   sha256: text('sha256').notNull(),
@@ -176,7 +205,7 @@ export const fiscalSkips = pgTable('fiscal_skips', {
   documentType: text('document_type').notNull(),
   number: bigint('number', { mode: 'number' }).notNull(),
   reason: text('reason').notNull(),
-  invoiceId: uuid('invoice_id'),
+  documentId: uuid('document_id'),
   createdAt: tstz('created_at').notNull().defaultNow(),
 });
 
@@ -206,7 +235,7 @@ export const gatewayCalls = pgTable(
   'gateway_calls',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    invoiceId: uuid('invoice_id'),
+    documentId: uuid('document_id'),
     shop: text('shop').notNull(),
     operation: text('operation').notNull(),
     outcome: text('outcome').notNull(),
@@ -217,7 +246,7 @@ export const gatewayCalls = pgTable(
     response: jsonb('response'),
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
-  (t) => [index('gateway_calls_invoice_idx').on(t.invoiceId, t.createdAt)],
+  (t) => [index('gateway_calls_document_idx').on(t.documentId, t.createdAt)],
 );
 
 /**
@@ -250,8 +279,8 @@ export const complianceRequests = pgTable('compliance_requests', {
 export const schema = {
   sessions,
   shops,
-  invoices,
-  invoicePdfs,
+  documents,
+  documentPdfs,
   fiscalSequences,
   fiscalSkips,
   webhookDeliveries,

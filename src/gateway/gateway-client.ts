@@ -72,10 +72,20 @@ export interface GatewayClientOptions {
   onCall?: (record: GatewayCallRecord) => void;
 }
 
+/** How the app reaches the gateway (configuration). */
+export type GatewaySettings = Pick<GatewayClientOptions, 'baseUrl' | 'authToken' | 'authScheme' | 'timeoutMs'>;
+
+/** Sees one call's record (secrets removed), e.g. to log it with the document it was made for. */
+export type CallObserver = (record: GatewayCallRecord) => void;
+
+/** One client for the process: each call may name its own observer. */
 export interface GatewayClient {
-  sendDocument(req: { credentials: GatewayCredentials; environment: GatewayEnvironment; document: GatewayDocument }): Promise<SendOutcome>;
-  downloadPdf(req: { credentials: GatewayCredentials; key: DocumentKey }): Promise<PdfOutcome>;
-  statusDocument(req: { credentials: GatewayCredentials; key: DocumentKey }): Promise<StatusOutcome>;
+  sendDocument(
+    req: { credentials: GatewayCredentials; environment: GatewayEnvironment; document: GatewayDocument },
+    observe?: CallObserver,
+  ): Promise<SendOutcome>;
+  downloadPdf(req: { credentials: GatewayCredentials; key: DocumentKey }, observe?: CallObserver): Promise<PdfOutcome>;
+  statusDocument(req: { credentials: GatewayCredentials; key: DocumentKey }, observe?: CallObserver): Promise<StatusOutcome>;
 }
 
 type RawAnswer =
@@ -124,21 +134,22 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     return { raw, durationMs: Math.round(performance.now() - started) };
   }
 
+  /** One call's record for the audit (secrets removed): to the client's observer and the caller's. */
   function record(
+    observe: CallObserver | undefined,
     operation: GatewayOperation,
     request: Record<string, unknown>,
-    raw: RawAnswer,
-    durationMs: number,
-    outcome: string,
-    code?: string,
-    message?: string,
+    answer: { raw: RawAnswer; durationMs: number },
+    outcome: { kind: string; code?: string; message?: string; reason?: string },
+    successKind: string,
   ): void {
-    options.onCall?.({
+    const { raw } = answer;
+    const call: GatewayCallRecord = {
       operation,
-      outcome,
-      code,
-      message,
-      durationMs,
+      outcome: outcome.kind,
+      code: outcome.code ?? (outcome.kind === successKind ? '200' : undefined),
+      message: outcome.message ?? outcome.reason,
+      durationMs: answer.durationMs,
       request: redactRequest(request),
       response:
         raw.kind === 'json'
@@ -146,54 +157,33 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           : raw.kind === 'not_json'
             ? { status: raw.status, text: raw.text }
             : { error: raw.reason },
-    });
+    };
+    options.onCall?.(call);
+    observe?.(call);
   }
 
   return {
-    async sendDocument({ credentials, environment, document }) {
-      const request = {
-        ...credentials,
-        identifierControlShipping: '1',
-        environment: ENVIRONMENT_CODE[environment],
-        document,
-      };
-      const { raw, durationMs } = await call('SendDocument', request);
-      const outcome = interpretSend(raw);
-      const code = 'code' in outcome ? outcome.code : outcome.kind === 'authorized' ? '200' : undefined;
-      const message = 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined;
-      record('SendDocument', request, raw, durationMs, outcome.kind, code, message);
+    async sendDocument({ credentials, environment, document }, observe) {
+      const request = { ...credentials, identifierControlShipping: '1', environment: ENVIRONMENT_CODE[environment], document };
+      const answer = await call('SendDocument', request);
+      const outcome = interpretSend(answer.raw);
+      record(observe, 'SendDocument', request, answer, outcome, 'authorized');
       return outcome;
     },
 
-    async downloadPdf({ credentials, key }) {
+    async downloadPdf({ credentials, key }, observe) {
       const request = { ...credentials, Branch: '', invoiceId: '', documentData: { ...key, serialDevice: '' } };
-      const { raw, durationMs } = await call('DownloadPDF', request);
-      const outcome = interpretPdf(raw);
-      record(
-        'DownloadPDF',
-        request,
-        raw,
-        durationMs,
-        outcome.kind,
-        'code' in outcome ? outcome.code : outcome.kind === 'pdf' ? '200' : undefined,
-        'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined,
-      );
+      const answer = await call('DownloadPDF', request);
+      const outcome = interpretPdf(answer.raw);
+      record(observe, 'DownloadPDF', request, answer, outcome, 'pdf');
       return outcome;
     },
 
-    async statusDocument({ credentials, key }) {
+    async statusDocument({ credentials, key }, observe) {
       const request = { ...credentials, documentData: { ...key } };
-      const { raw, durationMs } = await call('StatusDocument', request);
-      const outcome = interpretStatus(raw);
-      record(
-        'StatusDocument',
-        request,
-        raw,
-        durationMs,
-        outcome.kind,
-        'code' in outcome ? outcome.code : outcome.kind === 'authorized' ? '200' : undefined,
-        'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined,
-      );
+      const answer = await call('StatusDocument', request);
+      const outcome = interpretStatus(answer.raw);
+      record(observe, 'StatusDocument', request, answer, outcome, 'authorized');
       return outcome;
     },
   };

@@ -1,19 +1,18 @@
 // GET /healthz for load balancers and orchestrators, GET /metrics for Prometheus.
 // Database-derived values (invoices by state, queue, deliveries) are counted at scrape time and are the same
 // from every process sharing the database: aggregate them with max(), not sum(), across instances.
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type RequestHandler, Router } from 'express';
 import type { MetricsAccess } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
-import { invoices, shops, webhookDeliveries } from '../db/schema.ts';
-import { dueInvoiceCondition } from '../invoices/invoice-repository.ts';
-import type { InvoiceWorker } from '../invoices/invoice-worker.ts';
+import type { DocumentRunner } from '../documents/document-runner.ts';
+import { type QueueStats, countByKindStatusStep, countDeliveries, queueStats } from '../documents/store/index.ts';
 import { type AppMetrics, PROMETHEUS_CONTENT_TYPE } from '../metrics.ts';
 import { sameSecret } from '../same-secret.ts';
 
 export interface HealthDeps {
   db: Db;
-  worker: Pick<InvoiceWorker, 'lastTickAt' | 'busy'>;
+  worker: Pick<DocumentRunner, 'lastTickAt' | 'busy'>;
   workerEnabled: boolean;
   /** The worker's poll interval: no tick for 10 of them means the loop is stuck. */
   pollMs: number;
@@ -23,13 +22,6 @@ export interface HealthDeps {
   /** A database query slower than this counts as unreachable. Default 2 s. */
   databaseTimeoutMs?: number;
   now?: () => number;
-}
-
-export interface QueueStats {
-  /** Invoices the worker may take now (pending, due, shop enabled, installed and not paused). */
-  due: number;
-  /** How long the longest-waiting due invoice has been due, in seconds (0 when none). */
-  oldestDueAgeSeconds: number;
 }
 
 export interface WorkerHealth {
@@ -48,20 +40,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new TimeoutError(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Same conditions as claiming (minus the lease): waiting for the worker, not for a person or a setting. */
-export async function queueStats(db: Db): Promise<QueueStats> {
-  const [row] = await db
-    .select({
-      due: sql<number>`count(*)::int`,
-      oldest: sql<number | null>`extract(epoch from (now() - min(${invoices.nextAttemptAt})))::float8`,
-    })
-    .from(invoices)
-    .innerJoin(shops, eq(shops.shop, invoices.shop))
-    .where(dueInvoiceCondition());
-  const oldest = row?.oldest === null || row?.oldest === undefined ? 0 : Math.max(0, Number(row.oldest));
-  return { due: Number(row?.due ?? 0), oldestDueAgeSeconds: Math.round(oldest * 1000) / 1000 };
 }
 
 export function workerHealth(deps: Pick<HealthDeps, 'worker' | 'workerEnabled' | 'pollMs'>, now: number, startedAt: number): WorkerHealth {
@@ -137,26 +115,24 @@ function registerDatabaseMetrics(deps: HealthDeps, db: <T>(q: Promise<T>) => Pro
   const r = deps.metrics.registry;
 
   r.collectedCounter('fe_webhook_deliveries_total', 'Webhook deliveries on record (all processes), by topic and outcome.', async () => {
-    const rows = await db(
-      deps.db
-        .select({ topic: webhookDeliveries.topic, outcome: webhookDeliveries.outcome, n: sql<number>`count(*)::int` })
-        .from(webhookDeliveries)
-        // The sweep's enqueues are recorded like deliveries but are counted by fe_sweep_enqueued_total.
-        .where(sql`${webhookDeliveries.webhookId} not like 'sweep-%'`)
-        .groupBy(webhookDeliveries.topic, webhookDeliveries.outcome),
-    );
-    return rows.map((row) => ({ labels: { topic: row.topic, outcome: row.outcome }, value: Number(row.n) }));
+    const rows = await db(countDeliveries(deps.db));
+    return rows.map((row) => ({ labels: { topic: row.topic, outcome: row.outcome }, value: row.n }));
   });
 
-  r.collectedGauge('fe_invoices', 'Invoices (all processes) by status and next step.', async () => {
-    const rows = await db(
-      deps.db
-        .select({ status: invoices.status, step: invoices.step, n: sql<number>`count(*)::int` })
-        .from(invoices)
-        .groupBy(invoices.status, invoices.step),
-    );
-    return rows.map((row) => ({ labels: { status: row.status, step: row.step }, value: Number(row.n) }));
-  });
+  // One query feeds both: invoices as before (fe_invoices), every document by kind (fe_documents).
+  let counting: ReturnType<typeof countByKindStatusStep> | undefined;
+  const counts = () => {
+    counting ??= db(countByKindStatusStep(deps.db)).finally(() => setImmediate(() => (counting = undefined)));
+    return counting;
+  };
+  r.collectedGauge('fe_invoices', 'Invoices (all processes) by status and next step.', async () =>
+    (await counts())
+      .filter((row) => row.kind === 'invoice')
+      .map((row) => ({ labels: { status: row.status, step: row.step }, value: row.n })),
+  );
+  r.collectedGauge('fe_documents', 'Fiscal documents (all processes) by kind (invoice, credit_note), status and next step.', async () =>
+    (await counts()).map((row) => ({ labels: { kind: row.kind, status: row.status, step: row.step }, value: row.n })),
+  );
 
   // One query feeds both queue gauges; the second reads the first's answer within the same scrape.
   let pending: Promise<QueueStats> | undefined;

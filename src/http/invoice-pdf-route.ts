@@ -1,26 +1,19 @@
-// GET /invoices/<token>.pdf: the official PDF behind an unguessable link (the link is the credential).
+// GET /invoices/<token>.pdf: a document's official PDF behind an unguessable link (the link is the credential).
 import type { RequestHandler } from 'express';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { invoices } from '../db/schema.ts';
-import { findPdfByToken } from '../invoices/invoice-repository.ts';
-import { formatFiscalNumber } from '../invoices/invoice-worker.ts';
+import { formatFiscalNumber, pdfByToken } from '../documents/store/index.ts';
 
 const FILE = /^([A-Za-z0-9_-]{32})\.pdf$/;
 
 export function invoicePdfRoute(db: Db): RequestHandler {
   return async (req, res) => {
     const match = FILE.exec(String(req.params.file ?? ''));
-    const pdf = match ? await findPdfByToken(db, match[1]!) : undefined;
+    const pdf = match ? await pdfByToken(db, match[1]!) : undefined;
     if (!pdf) {
       res.status(404).type('text/plain').send('Not found');
       return;
     }
-    const [invoice] = await db
-      .select({ branchCode: invoices.branchCode, billingPoint: invoices.billingPoint, fiscalNumber: invoices.fiscalNumber })
-      .from(invoices)
-      .where(eq(invoices.id, pdf.invoiceId));
-    const name = invoice ? `factura-${formatFiscalNumber(invoice)}.pdf` : 'factura.pdf';
+    const name = `${pdf.kind === 'credit_note' ? 'nota-de-credito' : 'factura'}-${formatFiscalNumber(pdf)}.pdf`;
     res
       .status(200)
       .set({

@@ -1,9 +1,8 @@
 // customers/data_request: what we hold on one customer, invoice by invoice, for the merchant to hand over.
 import type { Db } from '../db/database.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { formatFiscalNumber } from '../invoices/invoice-worker.ts';
+import { type DocumentRow, findCustomerDocuments, formatFiscalNumber } from '../documents/store/index.ts';
 import type { DataSubject } from './compliance-payloads.ts';
-import { type CustomerInvoiceRow, findCustomerInvoices } from './customer-invoices.ts';
 
 export interface CustomerInvoiceReport {
   invoiceId: string;
@@ -36,12 +35,13 @@ const ORDER_PERSONAL_FIELDS = [
 ] as const;
 
 export async function customerDataReport(db: Db, shop: string, subject: DataSubject): Promise<CustomerDataReport> {
-  const rows = await findCustomerInvoices(db, shop, subject);
+  const rows = await findCustomerDocuments(db, shop, subject);
   return { invoices: rows.map(reportRow) };
 }
 
-function reportRow(row: CustomerInvoiceRow): CustomerInvoiceReport {
-  const snapshot = (row.orderSnapshot ?? {}) as Record<string, unknown>;
+function reportRow(row: DocumentRow): CustomerInvoiceReport {
+  // A credit note's snapshot is its refund, which names no one: the order's personal data is on its invoice.
+  const snapshot = (row.kind === 'invoice' && row.snapshot ? row.snapshot : {}) as Record<string, unknown>;
   const orderData: Record<string, unknown> = {};
   for (const key of ORDER_PERSONAL_FIELDS) {
     const value = snapshot[key];

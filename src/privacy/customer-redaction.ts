@@ -1,11 +1,11 @@
 // customers/redact: remove one customer's personal data from everything we keep for a shop, except the
 // document of an authorized invoice (a fiscal record the law makes the merchant keep).
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { complianceRequests, gatewayCalls, invoices } from '../db/schema.ts';
+import { complianceRequests } from '../db/schema.ts';
+import { findCustomerDocuments, sendRequestsOf, updateCallRequest, updateRedacted } from '../documents/store/index.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import type { DataSubject } from './compliance-payloads.ts';
-import { findCustomerInvoices } from './customer-invoices.ts';
 import { redactDocumentClient, redactOrderSnapshot, redactRequestClient } from './snapshot-redaction.ts';
 
 export interface CustomerRedactionResult {
@@ -23,7 +23,7 @@ export interface CustomerRedactionResult {
 
 export async function redactCustomer(db: Db, shop: string, subject: DataSubject): Promise<CustomerRedactionResult> {
   return db.transaction(async (tx) => {
-    const rows = await findCustomerInvoices(tx, shop, subject);
+    const rows = await findCustomerDocuments(tx, shop, subject);
     let documentsRedacted = 0;
     let fiscalRecordsKept = 0;
     for (const row of rows) {
@@ -31,31 +31,21 @@ export async function redactCustomer(db: Db, shop: string, subject: DataSubject)
       const document = row.document as GatewayDocument | null;
       if (authorized) fiscalRecordsKept++;
       else if (document) documentsRedacted++;
-      await tx
-        .update(invoices)
-        .set({
-          orderSnapshot: redactOrderSnapshot(row.orderSnapshot as Record<string, unknown>),
-          snapshotRedacted: true,
-          ...(!authorized && document ? { document: redactDocumentClient(document) } : {}),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(invoices.id, row.id));
+      await updateRedacted(tx, row.id, {
+        // A credit note's snapshot is its refund, which names no one.
+        ...(row.kind === 'invoice' ? { snapshot: redactedSnapshot(row.snapshot) } : {}),
+        ...(!authorized && document ? { document: redactDocumentClient(document) } : {}),
+      });
     }
 
-    // Every stored SendDocument request repeats the client block; the authorized one is on the invoice row.
+    // Every stored SendDocument request repeats the client block; the authorized one is on the document row.
     let gatewayCallsRedacted = 0;
     const ids = rows.map((r) => r.id);
-    if (ids.length > 0) {
-      const calls = await tx
-        .select({ id: gatewayCalls.id, request: gatewayCalls.request })
-        .from(gatewayCalls)
-        .where(and(inArray(gatewayCalls.invoiceId, ids), eq(gatewayCalls.operation, 'SendDocument')));
-      for (const call of calls) {
-        const redacted = redactRequestClient(call.request);
-        if (redacted === call.request) continue;
-        await tx.update(gatewayCalls).set({ request: redacted }).where(eq(gatewayCalls.id, call.id));
-        gatewayCallsRedacted++;
-      }
+    for (const call of await sendRequestsOf(tx, ids)) {
+      const redacted = redactRequestClient(call.request);
+      if (redacted === call.request) continue;
+      await updateCallRequest(tx, call.id, redacted);
+      gatewayCallsRedacted++;
     }
 
     const reportMatches = [
@@ -79,4 +69,13 @@ export async function redactCustomer(db: Db, shop: string, subject: DataSubject)
       invoiceIds: ids,
     };
   });
+}
+
+/** The order without the buyer; an order too deeply nested to walk is replaced by an empty one (never invoiced anyway). */
+function redactedSnapshot(snapshot: unknown): Record<string, unknown> {
+  try {
+    return redactOrderSnapshot(snapshot as Record<string, unknown>);
+  } catch {
+    return {};
+  }
 }

@@ -2,16 +2,8 @@
 // remain with the certification provider and the DGI, and on the shop's orders (metafields).
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import {
-  complianceRequests,
-  fiscalSequences,
-  fiscalSkips,
-  gatewayCalls,
-  invoices,
-  sessions,
-  shops,
-  webhookDeliveries,
-} from '../db/schema.ts';
+import { deleteShopDocuments } from '../documents/store/index.ts';
+import { complianceRequests, fiscalSequences, fiscalSkips, sessions, shops, webhookDeliveries } from '../db/schema.ts';
 
 export interface ShopRedactionResult {
   invoices: number;
@@ -33,10 +25,11 @@ export async function redactShop(db: Db, shop: string): Promise<ShopRedactionRes
     const [current] = await tx.select({ installed: shops.installed }).from(shops).where(eq(shops.shop, shop)).for('update');
     if (current?.installed) return { skipped: 'the shop has the app installed again; nothing was deleted' };
     const count = (rows: unknown[]) => rows.length;
+    // PDFs go with their document (ON DELETE CASCADE).
+    const deleted = await deleteShopDocuments(tx, shop);
     const result: ShopRedactionResult = {
-      gatewayCalls: count(await tx.delete(gatewayCalls).where(eq(gatewayCalls.shop, shop)).returning({ id: gatewayCalls.id })),
-      // PDFs go with their invoice (ON DELETE CASCADE).
-      invoices: count(await tx.delete(invoices).where(eq(invoices.shop, shop)).returning({ id: invoices.id })),
+      gatewayCalls: deleted.gatewayCalls,
+      invoices: deleted.documents,
       webhookDeliveries: count(
         await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.shop, shop)).returning({ id: webhookDeliveries.id }),
       ),

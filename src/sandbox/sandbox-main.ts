@@ -2,7 +2,7 @@
 // Options come from argv only: --port N (default 4100), --host H (default 127.0.0.1),
 // --latency MS (time to answer every request), --seed N (fault PRNG seed).
 import { parseArgs } from 'node:util';
-import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from './sandbox-gateway.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from './sandbox-access.ts';
 import { startPdfThread } from './pdf-thread.ts';
 import { startSandboxServer } from './sandbox-server.ts';
 

@@ -1,25 +1,13 @@
-// The sandbox's printable invoice (its stand-in for the PAC's CAFE PDF): a real PDF drawn with
+// The sandbox's printable invoice or credit note (its stand-in for the PAC's CAFE PDF): a real PDF drawn with
 // pdf-lib and the standard Helvetica fonts, with a vector QR of the DGI query address.
 import { deflateSync } from 'node:zlib';
-import {
-  PDFContentStream,
-  PDFDocument,
-  PDFRawStream,
-  StandardFonts,
-  concatTransformationMatrix,
-  fill,
-  popGraphicsState,
-  pushGraphicsState,
-  rectangle,
-  rgb,
-  setFillingGrayscaleColor,
-  type PDFFont,
-  type PDFOperator,
-  type PDFPage,
-} from 'pdf-lib';
-import { create as createQr } from 'qrcode';
+import { PDFContentStream, PDFDocument, PDFRawStream, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { findLocationByCode } from '../../mappers/panama-locations.ts';
-import type { ClientBlock, GatewayDocument } from '../../mappers/gateway-document.ts';
+import { REFERENCE_FIELDS, type ClientBlock, type GatewayDocument } from '../../mappers/gateway-document.ts';
+import { CLIENT_TYPES, DOCUMENT_TYPES, ITBMS_RATES, PAYMENT_FORMS } from './pdf-labels.ts';
+import { drawQr } from './pdf-qr.ts';
+import { CREDIT_NOTE } from './rules/code-tables.ts';
+import { fit, winAnsiSanitizer, wrap } from './pdf-text.ts';
 
 /** Who issues the sandbox's invoices: the identity put in the CUFE and on the PDF. */
 export interface SandboxIssuer {
@@ -53,38 +41,6 @@ const BLACK = rgb(0, 0, 0);
 const GREY = rgb(0.4, 0.4, 0.4);
 const LIGHT = rgb(0.9, 0.9, 0.9);
 
-const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
-  '01': 'Factura de operación interna',
-  '02': 'Factura de importación',
-  '03': 'Factura de exportación',
-  '04': 'Nota de crédito referente a FE',
-  '05': 'Nota de débito referente a FE',
-  '06': 'Nota de crédito genérica',
-  '07': 'Nota de débito genérica',
-  '08': 'Factura de zona franca',
-  '09': 'Reembolso',
-  '10': 'Factura de operación extranjera',
-};
-const CLIENT_TYPES: Readonly<Record<string, string>> = {
-  '01': 'Contribuyente',
-  '02': 'Consumidor final',
-  '03': 'Gobierno',
-  '04': 'Extranjero',
-};
-const PAYMENT_FORMS: Readonly<Record<string, string>> = {
-  '01': 'Crédito',
-  '02': 'Contado',
-  '03': 'Tarjeta de crédito',
-  '04': 'Tarjeta de débito',
-  '05': 'Tarjeta de fidelización',
-  '06': 'Vale',
-  '07': 'Tarjeta de regalo',
-  '08': 'Transferencia / depósito',
-  '09': 'Cheque',
-  '99': 'Otro',
-};
-const ITBMS_RATES: Readonly<Record<string, string>> = { '00': '0%', '01': '7%', '02': '10%', '03': '15%' };
-
 interface Column {
   title: string;
   width: number;
@@ -116,7 +72,7 @@ export async function renderInvoicePdf(doc: GatewayDocument, authorization: PdfA
   const fonts: Fonts = { regular, bold, clean: winAnsiSanitizer(regular) };
   const data = doc.dataTransaction;
   const fiscalNumber = `${doc.codeBranchIssuer}-${data.pointBillingFiscal}-${data.numberDocumentFiscal}`;
-  pdf.setTitle(fonts.clean(`Factura ${fiscalNumber}`));
+  pdf.setTitle(fonts.clean(`${data.typeDocument === CREDIT_NOTE ? 'Nota de crédito' : 'Factura'} ${fiscalNumber}`));
   pdf.setSubject(authorization.cufe);
   pdf.setProducer('factura-pa sandbox gateway');
   // Same document, same bytes: no clock in the file.
@@ -165,7 +121,8 @@ function drawHeader(c: Cursor, doc: GatewayDocument, auth: PdfAuthorization, fis
   const data = doc.dataTransaction;
   const client = data.client;
   drawQr(c.page, auth.qr, PAGE_WIDTH - MARGIN - QR_SIZE, PAGE_HEIGHT - MARGIN - QR_SIZE, QR_SIZE);
-  text(c, 'FACTURA ELECTRÓNICA', MARGIN, 14, true);
+  const note = data.typeDocument === CREDIT_NOTE;
+  text(c, note ? 'NOTA DE CRÉDITO ELECTRÓNICA' : 'FACTURA ELECTRÓNICA', MARGIN, 14, true);
   c.y -= 18;
   text(c, 'Comprobante auxiliar (CAFE) del gateway sandbox: sin valor fiscal', MARGIN, 8, false, GREY);
   c.y -= 18;
@@ -200,8 +157,17 @@ function drawHeader(c: Cursor, doc: GatewayDocument, auth: PdfAuthorization, fis
   field(c, 'Protocolo', auth.nroAuthorizationProtocol);
   field(c, 'Recepción DGI', auth.receptionDateDGI);
   field(c, 'CUFE', auth.cufe);
-  text(c, 'Consulte la factura con el código QR o por CUFE en el portal de la DGI (dgi-fep.mef.gob.pa).', MARGIN, 7.5, false, GREY);
+  const what = note ? 'la nota de crédito' : 'la factura';
+  text(c, `Consulte ${what} con el código QR o por CUFE en el portal de la DGI (dgi-fep.mef.gob.pa).`, MARGIN, 7.5, false, GREY);
   c.y -= 16;
+  // After the note's own CUFE: the app reads the first CUFE of the text as the document's (pdf-cufe.ts).
+  for (const reference of data[REFERENCE_FIELDS.list] ?? []) {
+    text(c, 'Factura referenciada', MARGIN, 10, true);
+    c.y -= 12;
+    field(c, 'CUFE', reference[REFERENCE_FIELDS.cufe]);
+    field(c, 'Fecha de emisión', reference[REFERENCE_FIELDS.date]);
+    c.y -= 6;
+  }
 }
 
 /** Code and names of the client's location; names from the catalogue when only the code was sent. */
@@ -341,96 +307,9 @@ function newPage(c: Cursor): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// QR as vector squares
-
-/** Draw the QR symbol of `value` as filled squares (one rectangle per horizontal run of dark modules). */
-export function drawQr(page: PDFPage, value: string, x: number, y: number, size: number): void {
-  // A fixed mask: any mask decodes, and choosing the best of eight is most of the QR's CPU.
-  const { modules } = createQr([{ data: Buffer.from(value, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M', maskPattern: 2 });
-  const count = modules.size;
-  const quiet = 2; // modules of white border, inside `size`
-  const unit = size / (count + 2 * quiet);
-  const runs: PDFOperator[] = [];
-  for (let row = 0; row < count; row++) {
-    let col = 0;
-    while (col < count) {
-      if (!modules.get(row, col)) {
-        col++;
-        continue;
-      }
-      const start = col;
-      while (col < count && modules.get(row, col)) col++;
-      runs.push(rectangle(quiet + start, count + quiet - row - 1, col - start, 1));
-    }
-  }
-  // One path filled once, in module units (whole numbers: short to write and to compress), scaled to size.
-  page.pushOperators(
-    pushGraphicsState(),
-    concatTransformationMatrix(unit, 0, 0, unit, x, y),
-    setFillingGrayscaleColor(0),
-    ...runs,
-    fill(),
-    popGraphicsState(),
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
 // Text helpers
 
 function text(c: Cursor, value: string, x: number, size: number, strong: boolean, color = BLACK): void {
   const font = strong ? c.fonts.bold : c.fonts.regular;
   c.page.drawText(c.fonts.clean(value), { x, y: c.y - size, size, font, color });
-}
-
-/**
- * A function that keeps every character the font's WinAnsi encoding has (Spanish accents, ñ, ¿, ¡),
- * turns line breaks and tabs into spaces, strips accents it lacks (ă → a) and replaces the rest with '?'.
- */
-export function winAnsiSanitizer(font: PDFFont): (text: string) => string {
-  const supported = new Set(font.getCharacterSet());
-  const keep = (ch: string): boolean => supported.has(ch.codePointAt(0)!);
-  return (value: string) => {
-    let out = '';
-    for (const ch of value.replace(/[\r\n\t\v\f]+/g, ' ')) {
-      if (keep(ch)) {
-        out += ch;
-        continue;
-      }
-      const base = ch.normalize('NFD').replace(/\p{M}+/gu, '');
-      out += base !== '' && [...base].every(keep) ? base : '?';
-    }
-    return out;
-  };
-}
-
-/** Greedy word wrap to `width`; a word longer than a line is broken by characters. */
-function wrap(value: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of value.split(/ +/).filter((w) => w !== '')) {
-    const candidate = current === '' ? word : `${current} ${word}`;
-    if (font.widthOfTextAtSize(candidate, size) <= width) {
-      current = candidate;
-      continue;
-    }
-    if (current !== '') lines.push(current);
-    current = '';
-    for (const ch of word) {
-      if (font.widthOfTextAtSize(current + ch, size) > width && current !== '') {
-        lines.push(current);
-        current = '';
-      }
-      current += ch;
-    }
-  }
-  if (current !== '' || lines.length === 0) lines.push(current);
-  return lines;
-}
-
-/** Cut text to `width`, marking the cut with "…" (in WinAnsi). */
-function fit(value: string, font: PDFFont, size: number, width: number): string {
-  if (font.widthOfTextAtSize(value, size) <= width) return value;
-  let cut = value;
-  while (cut.length > 0 && font.widthOfTextAtSize(`${cut}…`, size) > width) cut = cut.slice(0, -1);
-  return `${cut}…`;
 }

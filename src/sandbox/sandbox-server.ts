@@ -10,13 +10,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import {
-  SANDBOX_OPERATIONS,
-  SandboxGateway,
-  type SandboxGatewayOptions,
-  type SandboxOperation,
-  type SandboxReply,
-} from './sandbox-gateway.ts';
+import { SandboxGateway, type SandboxGatewayOptions, type SandboxReply } from './sandbox-gateway.ts';
+import { isOperation } from './sandbox-operations.ts';
 
 export const DEFAULT_SANDBOX_BASE_PATH = '/api/v1/GFGatewayEB';
 
@@ -159,10 +154,6 @@ function answerLater(reply: SandboxReply, req: Request, res: Response, pending: 
     send();
   }, reply.delayMs);
   pending.add(timer);
-}
-
-function isOperation(name: string): name is SandboxOperation {
-  return (SANDBOX_OPERATIONS as readonly string[]).includes(name);
 }
 
 function httpStatusOf(error: unknown): number {

@@ -1,13 +1,18 @@
-// Admin GraphQL calls for a shop with its offline session, through @shopify/shopify-api, with our own
-// retries: the library retries only 429/503, while GraphQL throttling arrives as THROTTLED in a 200.
-import { GraphqlQueryError, HttpRequestError, HttpResponseError, type Session, type Shopify } from '@shopify/shopify-api';
+// Admin API calls for a shop with its offline session, over one long-lived ky client whose retry policy is the
+// whole of the app's: 429 and 503 wait as Retry-After says, other 5xx, network errors and time-outs back off with
+// jitter, a 401 refreshes the session once, and GraphQL throttling (THROTTLED inside a 200) waits and retries.
+import { abstractFetch } from '@shopify/shopify-api/runtime';
+import type { Session } from '@shopify/shopify-api';
+import ky, { type KyInstance, isForceRetryError, isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import type { Logger } from '../logger.ts';
 
 export type AdminResult<T> = { ok: true; data: T } | { ok: false; retryable: boolean; message: string };
 
-/** The port the invoice worker uses; tests and the demo reach the store simulator through the real one. */
+/** The port the worker, the sweep and the admin use; tests and the demo reach the store simulator through it. */
 export interface ShopifyAdmin {
   graphql<T>(shop: string, query: string, variables?: Record<string, unknown>): Promise<AdminResult<T>>;
+  /** GET a REST resource (`orders/1.json`): its body, or null on 404. */
+  rest(shop: string, path: string): Promise<AdminResult<string | null>>;
 }
 
 export interface OfflineSessions {
@@ -18,86 +23,118 @@ export interface OfflineSessions {
 }
 
 export interface AdminClientOptions {
-  shopify: Shopify;
   sessions: OfflineSessions;
+  apiVersion: string;
   logger: Logger;
-  attempts?: number;
+  /** Retries after the first try. */
+  retries?: number;
   baseDelayMs?: number;
   timeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Default: the Shopify library's fetch, so a configured Admin API origin (the simulator) answers. */
+  fetch?: typeof fetch;
 }
 
-const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const TOKEN_HEADER = 'X-Shopify-Access-Token';
+
+class NoSession extends Error {}
 
 export function createShopifyAdmin(o: AdminClientOptions): ShopifyAdmin {
-  const attempts = o.attempts ?? 4;
   const base = o.baseDelayMs ?? 500;
-  const sleep = o.sleep ?? delay;
+  const shopOf = (request: Request) => new URL(request.url).hostname;
+  const authorize = async (request: Request) => {
+    const session = await o.sessions.get(shopOf(request));
+    if (!session?.accessToken)
+      throw new NoSession(`no Shopify access for ${shopOf(request)}: install the app or add the shop's access token`);
+    request.headers.set(TOKEN_HEADER, session.accessToken);
+  };
+
+  const http: KyInstance = ky.create({
+    timeout: o.timeoutMs ?? 15_000,
+    fetch: o.fetch ?? ((input, init) => abstractFetch(input, init)),
+    headers: { Accept: 'application/json' },
+    retry: {
+      limit: o.retries ?? 3,
+      methods: ['get', 'post'],
+      statusCodes: [401, 429, 500, 502, 503, 504],
+      afterStatusCodes: [429, 503],
+      maxRetryAfter: 10_000,
+      retryOnTimeout: true,
+      delay: (attempt) => base * 2 ** (attempt - 1),
+      backoffLimit: 8_000,
+      jitter: (delay) => delay * (0.5 + Math.random() / 2),
+      // A second 401 in a row is not going to change: the token is gone.
+      shouldRetry: ({ error, retryCount }) => (isHTTPError(error) && error.response.status === 401 ? retryCount <= 1 : undefined),
+    },
+    hooks: {
+      beforeRequest: [({ request }) => authorize(request)],
+      beforeRetry: [
+        async ({ request, error, retryCount }) => {
+          if (isHTTPError(error) && error.response.status === 401) await o.sessions.invalidate?.(shopOf(request));
+          o.logger.warn({ shop: shopOf(request), retry: retryCount, error: describe(error) }, 'shopify admin call failed; retrying');
+          await authorize(request);
+        },
+      ],
+      afterResponse: [
+        async ({ response }) => {
+          if (response.status !== 200 || !response.url.endsWith('/graphql.json')) return undefined;
+          const body = (await response.clone().json()) as { errors?: unknown };
+          return isThrottled(body.errors) ? ky.retry({ code: 'THROTTLED' }) : undefined;
+        },
+      ],
+    },
+  });
+
+  const url = (shop: string, path: string) => `https://${shop}/admin/api/${o.apiVersion}/${path}`;
 
   return {
     async graphql<T>(shop: string, query: string, variables?: Record<string, unknown>): Promise<AdminResult<T>> {
-      let last: AdminResult<T> = { ok: false, retryable: true, message: 'not attempted' };
-      for (let attempt = 1; attempt <= attempts; attempt++) {
-        const session = await o.sessions.get(shop);
-        if (!session)
-          return { ok: false, retryable: false, message: `no Shopify access for ${shop}: install the app or add the shop's access token` };
-        last = await requestOnce<T>(o.shopify, session, query, variables, o.timeoutMs ?? 15_000);
-        if (last.ok || !last.retryable) return last;
-        if (last.message.startsWith('HTTP 401')) await o.sessions.invalidate?.(shop);
-        if (attempt < attempts) {
-          const wait = Math.min(base * 2 ** (attempt - 1), 8_000) * (0.5 + Math.random() / 2);
-          o.logger.warn({ shop, attempt, error: last.message }, 'shopify admin call failed; retrying');
-          await sleep(wait);
-        }
+      try {
+        const body = await http.post(url(shop, 'graphql.json'), { json: { query, variables } }).json<{ data?: T; errors?: unknown }>();
+        if (body.errors) return { ok: false, retryable: isThrottled(body.errors), message: describeErrors(body.errors) };
+        return { ok: true, data: body.data as T };
+      } catch (error) {
+        return failure(error);
       }
-      return last;
+    },
+
+    async rest(shop: string, path: string): Promise<AdminResult<string | null>> {
+      try {
+        return { ok: true, data: await http.get(url(shop, path)).text() };
+      } catch (error) {
+        if (isHTTPError(error) && error.response.status === 404) return { ok: true, data: null };
+        return failure(error);
+      }
     },
   };
 }
 
-async function requestOnce<T>(
-  shopify: Shopify,
-  session: Session,
-  query: string,
-  variables: Record<string, unknown> | undefined,
-  timeoutMs: number,
-): Promise<AdminResult<T>> {
-  try {
-    const client = new shopify.clients.Graphql({ session });
-    const response = await client.request<T>(query, { variables, retries: 0, signal: AbortSignal.timeout(timeoutMs) });
-    if (response.errors) return { ok: false, retryable: isThrottled(response.errors), message: describeErrors(response.errors) };
-    return { ok: true, data: response.data as T };
-  } catch (error) {
-    if (error instanceof GraphqlQueryError) {
-      const body = error.body as { errors?: unknown } | undefined;
-      const errors = body?.errors ?? error.response?.errors;
-      // Thrown only for HTTP 200 answers with GraphQL errors: only throttling is worth another try.
-      return { ok: false, retryable: isThrottled(errors), message: describeErrors(errors) || error.message };
-    }
-    if (error instanceof HttpResponseError) {
-      const code = error.response.code;
-      return {
-        ok: false,
-        retryable: code === 429 || code >= 500 || code === 401,
-        message: `HTTP ${code} ${error.response.statusText ?? ''}`.trim(),
-      };
-    }
-    if (error instanceof HttpRequestError) return { ok: false, retryable: true, message: 'network error reaching Shopify' };
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-      return { ok: false, retryable: true, message: 'Shopify did not answer in time' };
-    }
-    return { ok: false, retryable: true, message: error instanceof Error ? error.message : 'unknown error' };
+function failure(error: unknown): { ok: false; retryable: boolean; message: string } {
+  if (error instanceof NoSession) return { ok: false, retryable: false, message: error.message };
+  if (isHTTPError(error)) {
+    const code = error.response.status;
+    return {
+      ok: false,
+      retryable: code === 429 || code >= 500 || code === 401,
+      message: `HTTP ${code} ${error.response.statusText}`.trim(),
+    };
   }
+  if (isTimeoutError(error)) return { ok: false, retryable: true, message: 'Shopify did not answer in time' };
+  if (isNetworkError(error)) return { ok: false, retryable: true, message: 'network error reaching Shopify' };
+  // ky's retries ran out on GraphQL throttling.
+  if (isForceRetryError(error)) return { ok: false, retryable: true, message: 'Throttled' };
+  return { ok: false, retryable: true, message: error instanceof Error ? error.message : 'unknown error' };
+}
+
+function describe(error: unknown): string {
+  return failure(error).message;
 }
 
 function isThrottled(errors: unknown): boolean {
-  const list = Array.isArray(errors) ? errors : (errors as { graphQLErrors?: unknown[] } | undefined)?.graphQLErrors;
-  return Array.isArray(list) && list.some((e) => (e as { extensions?: { code?: string } })?.extensions?.code === 'THROTTLED');
+  return Array.isArray(errors) && errors.some((e) => (e as { extensions?: { code?: string } })?.extensions?.code === 'THROTTLED');
 }
 
 function describeErrors(errors: unknown): string {
-  if (!errors) return '';
-  const list = Array.isArray(errors) ? errors : ((errors as { graphQLErrors?: unknown[]; message?: string }).graphQLErrors ?? [errors]);
+  const list = Array.isArray(errors) ? errors : [errors];
   return list
     .map((e) => (typeof e === 'string' ? e : ((e as { message?: string })?.message ?? JSON.stringify(e))))
     .join('; ')

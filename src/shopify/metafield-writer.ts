@@ -40,13 +40,29 @@ export async function writeInvoiceMetafields(
   // answer) is left off rather than written empty.
   const metafields = (Object.keys(INVOICE_METAFIELD_TYPES) as (keyof typeof INVOICE_METAFIELD_TYPES)[])
     .filter((key) => values[key] !== '')
-    .map((key) => ({
-      ownerId: orderGid,
-      namespace: METAFIELD_NAMESPACE,
-      key,
-      type: INVOICE_METAFIELD_TYPES[key],
-      value: values[key],
-    }));
+    .map((key) => ({ key, type: INVOICE_METAFIELD_TYPES[key], value: values[key] }));
+  return setMetafields(admin, shop, orderGid, metafields);
+}
+
+/** The order's credit notes, one JSON list (`credit_notes`, declared in shopify.app.toml); the invoice's keys untouched. */
+export async function writeCreditNotesMetafield(
+  admin: ShopifyAdmin,
+  shop: string,
+  orderGid: string,
+  notes: readonly Record<string, string>[],
+): Promise<AdminResult<{ written: number }>> {
+  return setMetafields(admin, shop, orderGid, [{ key: CREDIT_NOTES_METAFIELD_KEY, type: 'json', value: JSON.stringify(notes) }]);
+}
+
+export const CREDIT_NOTES_METAFIELD_KEY = 'credit_notes';
+
+async function setMetafields(
+  admin: ShopifyAdmin,
+  shop: string,
+  orderGid: string,
+  fields: { key: string; type: string; value: string }[],
+): Promise<AdminResult<{ written: number }>> {
+  const metafields = fields.map((f) => ({ ownerId: orderGid, namespace: METAFIELD_NAMESPACE, ...f }));
   const result = await admin.graphql<MetafieldsSetData>(shop, METAFIELDS_SET_MUTATION, { metafields });
   if (!result.ok) return result;
   const { userErrors, metafields: written } = result.data.metafieldsSet;

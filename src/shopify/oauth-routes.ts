@@ -1,8 +1,10 @@
-// Install: the OAuth authorization-code flow with expiring offline tokens, on @shopify/shopify-api.
+// Install outside the Shopify admin: the OAuth authorization-code flow with expiring offline tokens, on
+// @shopify/shopify-api. (Inside the admin, Shopify installs the app itself and the embedded page exchanges
+// its session token for the offline token: src/shopify/embedded-install.ts.)
 //   GET /api/auth?shop=…            → 302 to Shopify's authorize page (a signed state cookie is set)
 //   GET /api/auth/callback?code=…   → HMAC + state checked, code exchanged, session stored (encrypted),
 //                                      the shop's settings row created (disabled), back into Shopify admin
-//   GET /?shop=…                    → the app's home as Shopify opens it: OAuth first if we hold no access
+//   GET /?shop=…  (not embedded)    → OAuth first if we hold no access, otherwise the app's page
 //
 // Why not @shopify/shopify-app-express: its callback always runs registerWebhooks (a GraphQL query and the
 // deletion of shop-specific subscriptions, on every install), while ours are app-specific in
@@ -87,7 +89,10 @@ export function authCallback(deps: OAuthDeps): RequestHandler {
   };
 }
 
-/** The app home: without our access to the shop, install first; otherwise on to the app's page. */
+/**
+ * The app home opened outside the admin: without our access to the shop, install first; otherwise on to the
+ * app's page. Embedded loads never reach it: the admin page takes them (src/admin/admin-routes.ts).
+ */
 export function installGate(deps: OAuthDeps): RequestHandler {
   return async (req, res) => {
     const shop = shopParam(deps.shopify, req);
@@ -98,9 +103,7 @@ export function installGate(deps: OAuthDeps): RequestHandler {
     const [session, row] = await Promise.all([deps.sessions.loadSession(deps.shopify.session.getOfflineId(shop)), deps.shops.get(shop)]);
     const query = req.originalUrl.split('?')[1] ?? '';
     if (!session || !row?.installed) {
-      const target = `${AUTH_PATH}?shop=${encodeURIComponent(shop)}`;
-      if (req.query['embedded'] === '1') sendExitIframe(res, deps.shopify.config.apiKey, target);
-      else res.redirect(302, target);
+      res.redirect(302, `${AUTH_PATH}?shop=${encodeURIComponent(shop)}`);
       return;
     }
     res.redirect(302, `${deps.appHomePath ?? '/admin'}?${query}`);

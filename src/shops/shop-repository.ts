@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { shops } from '../db/schema.ts';
 import type { GatewayCredentials } from '../gateway/gateway-types.ts';
+import { type Message, asMessage } from '../messages/message.ts';
 import type { SecretBox } from './secret-box.ts';
 import { type SettingsInput, type ShopSettings, credentialsInputSchema, defaultShopSettings, shopSettingsSchema } from './shop-settings.ts';
 
@@ -10,7 +11,8 @@ export interface Shop {
   shop: string;
   enabled: boolean;
   installed: boolean;
-  pausedReason: string | null;
+  /** Why the gateway refused the shop's credentials (a catalogue message), while its queue waits. */
+  pausedReason: Message | null;
   settings: ShopSettings;
   credentials: GatewayCredentials | undefined;
   settingsVersion: number;
@@ -42,7 +44,7 @@ export class ShopRepository {
       shop: row.shop,
       enabled: row.enabled,
       installed: row.installed,
-      pausedReason: row.pausedReason,
+      pausedReason: asMessage(row.pausedReason) ?? null,
       // Stored settings were valid when saved; a schema change falls back to defaults rather than crash.
       settings: settings.success ? settings.data : defaultShopSettings,
       credentials: row.credentialsEnc ? credentialsInputSchema.parse(JSON.parse(this.box.open(row.credentialsEnc))) : undefined,
@@ -62,13 +64,13 @@ export class ShopRepository {
     return row;
   }
 
-  async list(): Promise<{ shop: string; enabled: boolean; installed: boolean; pausedReason: string | null; environment: string }[]> {
+  async list(): Promise<{ shop: string; enabled: boolean; installed: boolean; pausedReason: Message | null; environment: string }[]> {
     const rows = await this.db.select().from(shops).orderBy(shops.shop);
     return rows.map((r) => ({
       shop: r.shop,
       enabled: r.enabled,
       installed: r.installed,
-      pausedReason: r.pausedReason,
+      pausedReason: asMessage(r.pausedReason) ?? null,
       environment: shopSettingsSchema.safeParse(r.settings).data?.environment ?? 'pruebas',
     }));
   }
@@ -123,7 +125,7 @@ export class ShopRepository {
   }
 
   /** 101 from the gateway: hold the shop's queue until its settings change. */
-  async pause(shop: string, reason: string): Promise<void> {
+  async pause(shop: string, reason: Message): Promise<void> {
     await this.db
       .update(shops)
       .set({ pausedReason: reason, updatedAt: sql`now()` })

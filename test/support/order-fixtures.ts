@@ -2,12 +2,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { type MappingSettings, defaultMappingSettings } from '../../mappers/mapping-settings.ts';
-import {
-  type OrderToDocumentResult,
-  type OrderTransaction,
-  orderToDocument,
-  parseOrderTransactions,
-} from '../../mappers/order-to-document.ts';
+import { type Numbering, numberDocument } from '../../mappers/document-numbering.ts';
+import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
+import { type OrderToDraftInput, type OrderTransaction, orderToDraft, parseOrderTransactions } from '../../mappers/order-to-document.ts';
 import { type ShopifyOrder, parseShopifyOrder } from '../../mappers/shopify-order.ts';
 
 export const ORDER_FIXTURES_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'orders');
@@ -45,16 +43,21 @@ export function loadTransactions(name: string): OrderTransaction[] | undefined {
 
 export const FIXTURE_NOW = new Date('2026-11-20T15:30:00Z');
 
-export function mapFixture(
-  name: string,
-  options: { settings?: MappingSettings; fiscalNumber?: number; now?: Date } = {},
-): OrderToDocumentResult {
+export function mapFixture(name: string, options: { settings?: MappingSettings; fiscalNumber?: number; now?: Date } = {}): DocumentResult {
   const transactions = loadTransactions(name);
-  return orderToDocument({
+  return documentFor({
     order: loadOrder(name),
     settings: options.settings ?? defaultMappingSettings,
     ...(transactions === undefined ? {} : { transactions }),
     numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: options.fiscalNumber ?? 1 },
     now: options.now ?? FIXTURE_NOW,
   });
+}
+
+export type DocumentResult = { ok: true; document: GatewayDocument } | { ok: false; problems: MappingProblem[] };
+
+/** The mapper's draft with its number applied, as the pipeline sends it. */
+export function documentFor(input: OrderToDraftInput & { numbering: Numbering; now: Date }): DocumentResult {
+  const mapped = orderToDraft(input);
+  return mapped.ok ? { ok: true, document: numberDocument(mapped.draft, input.numbering, input.now) } : mapped;
 }

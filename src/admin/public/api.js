@@ -1,10 +1,9 @@
 // Calls to the app's /api with a Shopify session token on every request.
 // Inside Shopify the token comes from App Bridge (window.shopify.idToken()); in the demo and the tests,
 // from /admin/dev-session-token, which exists only there.
+import { t } from './i18n.js';
 
-/** @typedef {{ shop: string | null, embedded: boolean, devSessionTokens: boolean, shops: string[] }} PageConfig */
-
-/** @type {PageConfig} */
+/** @type {import('./page-types').PageConfig} */
 export const config = JSON.parse(document.getElementById('app-config')?.textContent ?? '{}');
 
 export class ApiError extends Error {
@@ -16,19 +15,24 @@ export class ApiError extends Error {
   }
 }
 
-let cached = /** @type {{ token: string, expiresAt: number } | undefined} */ (undefined);
+/** @type {{ token: string, expiresAt: number } | undefined} */
+let cached;
 
-/** App Bridge is loaded by the shell's first script; give it a moment when the page is embedded. */
-async function appBridge(waitMs) {
+/**
+ * App Bridge is loaded by the shell's first script; give it a moment when the page is embedded.
+ * @param {number} waitMs
+ */
+export async function appBridge(waitMs) {
   const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
-    if (window.shopify && typeof window.shopify.idToken === 'function') return window.shopify;
+    if (typeof window.shopify?.idToken === 'function') return window.shopify;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return window.shopify && typeof window.shopify.idToken === 'function' ? window.shopify : undefined;
+  return typeof window.shopify?.idToken === 'function' ? window.shopify : undefined;
 }
 
-async function sessionToken(fresh = false) {
+/** @param {boolean} fresh */
+async function sessionToken(fresh) {
   const bridge = await appBridge(config.embedded ? 3000 : 0);
   // App Bridge keeps its own short-lived token fresh.
   if (bridge) return bridge.idToken();
@@ -45,6 +49,7 @@ async function sessionToken(fresh = false) {
  * @param {'GET'|'POST'|'PUT'} method
  * @param {string} path e.g. '/api/invoices?status=failed'
  * @param {unknown} [body]
+ * @returns {Promise<any>}
  */
 export async function api(method, path, body) {
   for (let attempt = 0; ; attempt++) {
@@ -65,9 +70,16 @@ export async function api(method, path, body) {
       throw new ApiError(0, { error: 'network' });
     }
     const data = await response.json().catch(() => ({}));
-    // A token that expired on the way: fetch a fresh one once.
-    if (response.status === 401 && attempt === 0) continue;
+    // A token that expired on the way: the app says a fresh one may do (as Shopify's libraries do), once.
+    const retry = response.status === 401 && response.headers.get('X-Shopify-Retry-Invalid-Session-Request') === '1';
+    if (retry && attempt === 0) continue;
     if (!response.ok) throw new ApiError(response.status, data);
     return data;
   }
+}
+
+/** What to tell the merchant about a failed call. @param {unknown} error */
+export function errorText(error) {
+  if (error instanceof ApiError && error.status === 0) return t('error.network');
+  return error instanceof Error ? error.message : String(error);
 }

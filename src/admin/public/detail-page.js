@@ -1,19 +1,26 @@
-// Detalle: one invoice — its state and reason, the PDF, the QR address and the Shopify order, the
-// document sent, and each gateway call (credentials never reach the page).
-import { ApiError, api } from './api.js';
-import { banner, busy, button, card, clear, field, h, toast } from './dom.js';
+// Detalle: one invoice — its state and reason, the PDF, the QR (an image the app draws, and its address)
+// and the Shopify order, the document sent, and each gateway call (credentials never reach the page).
+// Dates are Panama's, and the summary says so.
+import { ApiError, api, errorText } from './api.js';
+import { banner, busy, button, card, clear, field, h, linkButton, toast } from './dom.js';
 import { t } from './i18n.js';
 import { formatDateTime, formatDecimalText, formatMoney } from './format.js';
-import { problemText, reasonAction, reasonTitle, statusBadge } from './invoice-status.js';
+import { localized, problemText, reasonAction, reasonTitle, statusBadge } from './invoice-status.js';
+
+/** @typedef {import('./page-types').InvoiceDetail} InvoiceDetail */
 
 const REFRESH_MS = 1500;
 
+/** @param {HTMLElement} container @param {import('./page-types').PageContext} ctx @param {string} id */
 export async function renderDetail(container, ctx, id) {
   let timer = 0;
   let disposed = false;
+  /** The QR image of the address last drawn: a refresh of a pending invoice keeps it. @type {{ address: string, image: string } | null} */
+  let qrImage = null;
 
   async function load() {
     clearTimeout(timer);
+    /** @type {InvoiceDetail} */
     let invoice;
     try {
       ({ invoice } = await api('GET', `/api/invoices/${encodeURIComponent(id)}`));
@@ -22,11 +29,19 @@ export async function renderDetail(container, ctx, id) {
       const notFound = error instanceof ApiError && (error.status === 404 || error.status === 400);
       clear(container).append(
         backLink(),
-        banner({ tone: 'critical', title: notFound ? t('detail.notFound') : t('app.loadFailed'), body: notFound ? null : error.message }),
+        banner({
+          tone: 'critical',
+          title: notFound ? t('detail.notFound') : t('app.loadFailed'),
+          body: notFound ? null : errorText(error),
+        }),
       );
       return;
     }
     if (disposed) return;
+    if (invoice.qr && qrImage?.address !== invoice.qr) {
+      qrImage = await api('GET', `/api/invoices/${encodeURIComponent(id)}/qr`).catch(() => null);
+      if (disposed) return;
+    }
     clear(container).append(...view(invoice));
     if (invoice.status === 'pending') {
       timer = window.setTimeout(async () => {
@@ -40,7 +55,9 @@ export async function renderDetail(container, ctx, id) {
     return h('a', { class: 'breadcrumb', href: '#/facturas' }, `‹ ${t('detail.back')}`);
   }
 
+  /** @param {InvoiceDetail} inv */
   function view(inv) {
+    /** @type {HTMLElement[]} */
     const actions = [];
     if (inv.retryable) {
       const retry = button(t('detail.retry'), { variant: 'primary', id: 'retry-invoice' });
@@ -55,10 +72,10 @@ export async function renderDetail(container, ctx, id) {
     }
     actions.push(
       inv.pdfUrl
-        ? button(t('detail.pdf'), { href: inv.pdfUrl, target: '_blank', id: 'pdf-link' })
+        ? linkButton(t('detail.pdf'), inv.pdfUrl, { newTab: true, id: 'pdf-link' })
         : button(t('detail.noPdf'), { disabled: true, id: 'pdf-link' }),
     );
-    if (inv.orderAdminUrl) actions.push(button(t('detail.order'), { href: inv.orderAdminUrl, target: '_blank', id: 'order-link' }));
+    if (inv.orderAdminUrl) actions.push(linkButton(t('detail.order'), inv.orderAdminUrl, { newTab: true, id: 'order-link' }));
 
     const parts = [
       backLink(),
@@ -70,20 +87,21 @@ export async function renderDetail(container, ctx, id) {
       ),
     ];
     if (inv.reason) parts.push(reasonBanner(inv));
-    if (inv.notice) parts.push(banner({ tone: 'info', title: t('detail.notice'), body: inv.notice }));
+    if (inv.notice) parts.push(banner({ tone: 'info', title: t('detail.notice'), body: localized(inv.notice) }));
     parts.push(
       h(
         'div',
         { class: 'layout' },
         h('div', { class: 'layout__main' }, documentCard(inv), callsCard(inv)),
-        h('div', { class: 'layout__side' }, summaryCard(inv)),
+        h('div', { class: 'layout__side' }, summaryCard(inv), qrCard(inv)),
       ),
     );
     return parts;
   }
 
+  /** @param {InvoiceDetail} inv */
   function reasonBanner(inv) {
-    const reason = inv.reason;
+    const reason = /** @type {import('./page-types').InvoiceReason} */ (inv.reason);
     const tone =
       inv.status === 'failed'
         ? 'critical'
@@ -108,13 +126,13 @@ export async function renderDetail(container, ctx, id) {
               ),
             )
           : null,
-        reason.problems.length ? null : h('p', { class: 'subdued reason-message' }, `${t('detail.technical')}: ${reason.message}`),
+        reason.problems.length ? null : h('p', { class: 'subdued reason-message' }, `${t('detail.technical')}: ${localized(reason.text)}`),
       ],
     });
   }
 
+  /** @param {InvoiceDetail} inv */
   function summaryCard(inv) {
-    const link = (url) => (url ? h('a', { href: url, target: '_blank', rel: 'noopener', class: 'break' }, url) : null);
     return card({
       title: t('detail.summary'),
       children: h(
@@ -123,30 +141,55 @@ export async function renderDetail(container, ctx, id) {
         field(t('detail.number'), inv.fiscalNumber ? h('span', { class: 'mono', id: 'fiscal-number' }, inv.fiscalNumber) : null),
         field(t('detail.amount'), formatMoney(inv.totalCents, inv.currency)),
         field(t('detail.status'), statusBadge(inv)),
-        field(t('detail.environment'), inv.environment ? t(`env.name.${inv.environment}`) : null),
+        // Which environment the document went to: nothing to say before it went anywhere.
+        inv.environment ? field(t('detail.environment'), t(`env.name.${inv.environment}`)) : null,
         field(t('detail.cufe'), inv.cufe ? h('span', { class: 'mono break', id: 'cufe' }, inv.cufe) : null),
-        field(t('detail.qr'), link(inv.qr)),
         field(t('detail.protocol'), inv.protocol ? h('span', { class: 'mono' }, inv.protocol) : null),
-        field(t('detail.received'), inv.receptionDateDgi),
+        inv.receptionDateDgi ? field(t('detail.received'), formatDateTime(inv.receptionDateDgi)) : null,
         field(t('detail.created'), formatDateTime(inv.createdAt)),
         field(t('detail.authorized'), inv.authorizedAt ? formatDateTime(inv.authorizedAt) : null),
         field(t('detail.writtenBack'), inv.writtenBackAt ? formatDateTime(inv.writtenBackAt) : null),
         field(t('detail.step'), t(`detail.step.${inv.step}`)),
         inv.status === 'pending' ? field(t('detail.nextAttempt'), formatDateTime(inv.nextAttemptAt)) : null,
         inv.status !== 'completed' ? field(t('detail.attempts'), String(inv.attempts)) : null,
+        h('p', { class: 'subdued footnote--left', id: 'times-note' }, t('detail.times')),
       ),
     });
   }
 
+  /** The QR a CAFE prints, drawn by the app, with its DGI address under it. @param {InvoiceDetail} inv */
+  function qrCard(inv) {
+    if (!inv.qr) return null;
+    return card({
+      title: t('detail.qr'),
+      id: 'qr-card',
+      children: h(
+        'div',
+        { class: 'qr' },
+        qrImage?.address === inv.qr
+          ? h('img', { id: 'qr-image', class: 'qr__image', src: qrImage.image, alt: t('detail.qrImage'), width: 160, height: 160 })
+          : null,
+        h('a', { href: inv.qr, target: '_blank', rel: 'noopener', id: 'qr-link' }, t('detail.qrOpen')),
+      ),
+    });
+  }
+
+  /**
+   * The document as mapped: "sent" once a SendDocument call was made; before that (a mapping problem, say)
+   * there is nothing to show.
+   * @param {InvoiceDetail} inv
+   */
   function documentCard(inv) {
     const doc = inv.document;
-    if (!doc) return card({ title: t('detail.document'), children: h('p', { class: 'subdued' }, t('detail.documentEmpty')) });
-    const money = (v) => formatDecimalText(v, inv.currency);
+    if (!doc) return null;
+    const sent = inv.calls.some((c) => c.operation === 'SendDocument');
+    const money = (/** @type {unknown} */ v) => formatDecimalText(v, inv.currency);
     const items = Array.isArray(doc.listItems) ? doc.listItems : [];
     const totals = doc.totalsSubTotals ?? {};
     const client = doc.dataTransaction?.client ?? {};
     return card({
-      title: t('detail.document'),
+      title: sent ? t('detail.document') : t('detail.documentPrepared'),
+      id: 'document-card',
       flush: true,
       children: [
         h(
@@ -169,7 +212,7 @@ export async function renderDetail(container, ctx, id) {
           { class: 'table-scroll' },
           h(
             'table',
-            { class: 'data-table data-table--compact', id: 'document-items' },
+            { class: 'data-table data-table--compact data-table--stack', id: 'document-items' },
             h(
               'thead',
               null,
@@ -191,12 +234,12 @@ export async function renderDetail(container, ctx, id) {
                 h(
                   'tr',
                   null,
-                  h('td', null, item.description, h('span', { class: 'subdued block mono' }, item.code)),
-                  h('td', { class: 'num' }, item.amount),
-                  h('td', { class: 'num' }, money(item.priceUnit)),
-                  h('td', { class: 'num' }, money(item.priceUnitDiscount)),
-                  h('td', { class: 'num' }, money(item.valueITBMS)),
-                  h('td', { class: 'num' }, money(item.totalValue)),
+                  h('td', { class: 'row-title' }, item.description, h('span', { class: 'subdued block mono' }, item.code)),
+                  h('td', { class: 'num', 'data-label': t('detail.doc.quantity') }, item.amount),
+                  h('td', { class: 'num', 'data-label': t('detail.doc.unitPrice') }, money(item.priceUnit)),
+                  h('td', { class: 'num', 'data-label': t('detail.doc.discount') }, money(item.priceUnitDiscount)),
+                  h('td', { class: 'num', 'data-label': t('detail.doc.itbms') }, money(item.valueITBMS)),
+                  h('td', { class: 'num', 'data-label': t('detail.doc.total') }, money(item.totalValue)),
                 ),
               ),
             ),
@@ -224,6 +267,7 @@ export async function renderDetail(container, ctx, id) {
     });
   }
 
+  /** @param {InvoiceDetail} inv */
   function callsCard(inv) {
     if (inv.calls.length === 0) return card({ title: t('detail.calls'), children: h('p', { class: 'subdued' }, t('detail.callsEmpty')) });
     return card({
@@ -234,7 +278,7 @@ export async function renderDetail(container, ctx, id) {
         { class: 'table-scroll' },
         h(
           'table',
-          { class: 'data-table data-table--compact', id: 'gateway-calls' },
+          { class: 'data-table data-table--compact data-table--stack', id: 'gateway-calls' },
           h(
             'thead',
             null,
@@ -255,16 +299,16 @@ export async function renderDetail(container, ctx, id) {
               h(
                 'tr',
                 { dataset: { operation: c.operation, code: c.code ?? '' } },
-                h('td', { class: 'nowrap' }, formatDateTime(c.at)),
-                h('td', { class: 'mono' }, c.operation),
+                h('td', { class: 'nowrap', 'data-label': t('detail.call.time') }, formatDateTime(c.at)),
+                h('td', { class: 'mono', 'data-label': t('detail.call.operation') }, c.operation),
                 h(
                   'td',
-                  null,
+                  { 'data-label': t('detail.call.code') },
                   h('span', { class: ['code-pill', c.code === '200' ? 'code-pill--ok' : 'code-pill--bad'] }, c.code ?? c.outcome),
                 ),
                 h(
                   'td',
-                  { class: 'wrap' },
+                  { class: 'wrap', 'data-label': t('detail.call.message') },
                   c.message ?? c.outcome,
                   h(
                     'details',
@@ -276,7 +320,7 @@ export async function renderDetail(container, ctx, id) {
                     h('pre', { class: 'code' }, JSON.stringify(c.response, null, 2)),
                   ),
                 ),
-                h('td', { class: 'num' }, t('detail.ms', { ms: c.durationMs })),
+                h('td', { class: 'num', 'data-label': t('detail.call.duration') }, t('detail.ms', { ms: c.durationMs })),
               ),
             ]),
           ),

@@ -1,20 +1,23 @@
 // Small DOM helpers shaped after Polaris components. Text always goes in as text (never as HTML).
 
+/** @typedef {Node | string | number | null | undefined | false | readonly any[]} Child */
+
 /**
  * h('div', { class: 'card', onclick: fn, dataset: { id } }, child, [children], 'text')
- * @param {string} tag
+ * @template {string} K
+ * @param {K} tag
  * @param {Record<string, any> | null} [attrs]
- * @param {...any} children
- * @returns {HTMLElement}
+ * @param {...Child} children
+ * @returns {K extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[K] : HTMLElement}
  */
 export function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
+  const el = /** @type {any} */ (document.createElement(tag));
   for (const [name, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue;
     if (name === 'class') el.className = Array.isArray(value) ? value.filter(Boolean).join(' ') : value;
     else if (name === 'dataset') Object.assign(el.dataset, value);
     else if (name.startsWith('on') && typeof value === 'function') el.addEventListener(name.slice(2), value);
-    else if (name === 'value') el.value = value;
+    else if (name === 'value') /** @type {HTMLInputElement} */ (el).value = value;
     else if (value === true) el.setAttribute(name, '');
     else el.setAttribute(name, String(value));
   }
@@ -22,6 +25,7 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+/** @param {HTMLElement} el @param {Child[]} children */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -30,18 +34,21 @@ function append(el, children) {
   }
 }
 
+/** @template {HTMLElement} E @param {E} el @returns {E} */
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
 }
 
-/** @param {string} text @param {'info'|'success'|'warning'|'critical'|'attention'|'neutral'} tone */
+/** @typedef {'info'|'success'|'warning'|'critical'|'attention'|'neutral'} Tone */
+
+/** @param {string} text @param {Tone} tone @param {Child} [extra] */
 export function badge(text, tone = 'neutral', extra) {
   return h('span', { class: `badge badge--${tone}` }, h('span', { class: 'badge__dot', 'aria-hidden': 'true' }), text, extra ?? null);
 }
 
 /**
- * @param {{ tone: 'info'|'success'|'warning'|'critical', title: string, body?: any, actions?: any, id?: string }} o
+ * @param {{ tone: 'info'|'success'|'warning'|'critical', title: string, body?: Child, actions?: Child, id?: string }} o
  */
 export function banner(o) {
   return h(
@@ -58,9 +65,10 @@ export function banner(o) {
   );
 }
 
+/** @type {Record<string, string>} */
 const ICONS = { info: 'i', success: '✓', warning: '!', critical: '!' };
 
-/** @param {{ title?: any, actions?: any, children: any, flush?: boolean, id?: string }} o */
+/** @param {{ title?: Child, actions?: Child, children: Child, flush?: boolean, id?: string }} o */
 export function card(o) {
   return h(
     'section',
@@ -77,19 +85,31 @@ export function card(o) {
   );
 }
 
+/** @typedef {{ variant?: 'primary'|'secondary'|'plain'|'critical', id?: string, size?: 'slim' }} ButtonLook */
+
+/** @param {ButtonLook} o */
+const buttonClass = (o) => ['btn', `btn--${o.variant ?? 'secondary'}`, o.size === 'slim' ? 'btn--slim' : ''];
+
 /**
  * @param {string} label
- * @param {{ variant?: 'primary'|'secondary'|'plain'|'critical', onClick?: Function, disabled?: boolean, href?: string, target?: string, type?: string, id?: string, size?: 'slim' }} [o]
+ * @param {ButtonLook & { onClick?: (e: Event) => unknown, disabled?: boolean, type?: string }} [o]
  */
 export function button(label, o = {}) {
-  const cls = ['btn', `btn--${o.variant ?? 'secondary'}`, o.size === 'slim' ? 'btn--slim' : ''];
-  if (o.href) {
-    return h('a', { class: cls, href: o.href, target: o.target, rel: o.target === '_blank' ? 'noopener' : undefined, id: o.id }, label);
-  }
-  return h('button', { class: cls, type: o.type ?? 'button', disabled: o.disabled, onclick: o.onClick, id: o.id }, label);
+  return h('button', { class: buttonClass(o), type: o.type ?? 'button', disabled: o.disabled, onclick: o.onClick, id: o.id }, label);
 }
 
-/** Put a button in its busy state while `work` runs. */
+/** A link that looks like a button. @param {string} label @param {string} href @param {ButtonLook & { newTab?: boolean }} [o] */
+export function linkButton(label, href, o = {}) {
+  const target = o.newTab ? '_blank' : undefined;
+  return h('a', { class: buttonClass(o), href, target, rel: target ? 'noopener' : undefined, id: o.id }, label);
+}
+
+/**
+ * Put a button in its busy state while `work` runs.
+ * @template T
+ * @param {HTMLButtonElement} btn @param {string} text @param {() => Promise<T>} work
+ * @returns {Promise<T>}
+ */
 export async function busy(btn, text, work) {
   const label = btn.textContent;
   btn.disabled = true;
@@ -104,23 +124,21 @@ export async function busy(btn, text, work) {
   }
 }
 
-let toastTimer;
-/** Polaris toast: a short confirmation at the bottom of the page. */
-export function toast(message, tone = 'default') {
-  let host = document.getElementById('toast');
-  if (!host) {
-    host = h('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' });
-    document.body.append(host);
-  }
+let toastTimer = 0;
+/** Polaris toast: a short confirmation at the bottom of the page. @param {string} message */
+export function toast(message) {
+  const host =
+    document.getElementById('toast') ??
+    document.body.appendChild(h('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' }));
   host.textContent = message;
-  host.className = `toast toast--visible toast--${tone}`;
+  host.className = 'toast toast--visible';
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => {
+  toastTimer = window.setTimeout(() => {
     host.className = 'toast';
   }, 4000);
 }
 
-/** A definition list row for summary cards. */
+/** A definition list row for summary cards. @param {string} label @param {Child} value */
 export function field(label, value) {
   return h('div', { class: 'summary__row' }, h('dt', null, label), h('dd', null, value ?? '—'));
 }

@@ -1,9 +1,11 @@
 // How an invoice's state and reason read: one badge per state, and for anything not authorized a
 // headline and what to do, in the merchant's language.
 import { badge, h } from './dom.js';
-import { has, language, t } from './i18n.js';
+import { language, t } from './i18n.js';
 
-/** @param {{ status: string, authorized: boolean, reason: null | { kind: string } }} inv */
+/** @typedef {import('./page-types').InvoiceSummary} InvoiceSummary */
+
+/** The page's words for a state: the reference the CLI and the README follow. @param {InvoiceSummary} inv */
 export function statusBadge(inv) {
   switch (inv.status) {
     case 'completed':
@@ -18,7 +20,7 @@ export function statusBadge(inv) {
       if (inv.authorized)
         return badge(t('status.authorizedFinishing'), 'success', h('span', { class: 'badge__note' }, ` · ${t('status.finishing')}`));
       // Waiting for the merchant (settings), not for the gateway: on hold, not retrying.
-      if (['paused', 'disabled', 'credentials'].includes(inv.reason?.kind)) return badge(t('status.onHold'), 'attention');
+      if (['paused', 'disabled', 'credentials'].includes(inv.reason?.kind ?? '')) return badge(t('status.onHold'), 'attention');
       if (inv.reason) return badge(t('status.retrying'), 'attention');
       return badge(t('status.pending'), 'info');
     default:
@@ -26,25 +28,27 @@ export function statusBadge(inv) {
   }
 }
 
-/** The reason's headline. */
+/** Text the server sent in both languages (its message catalogue), in the page's. @param {import('./page-types').Localized} text */
+export function localized(text) {
+  return text[language()];
+}
+
+/** The reason's headline. @param {import('./page-types').InvoiceReason} reason */
 export function reasonTitle(reason) {
-  const key = `reason.${reason.kind}`;
-  return has(key) ? t(key) : t('reason.unknown');
+  return localized(reason.title);
 }
 
-/** What the merchant can do about it. */
+/** What the merchant can do about it. @param {InvoiceSummary} inv */
 export function reasonAction(inv) {
-  if (inv.status === 'failed') return t('reason.failed.do');
-  const key = `reason.${inv.reason.kind}.do`;
-  return has(key) ? t(key) : t('reason.unknown.do');
+  return inv.reason ? localized(inv.reason.action) : '';
 }
 
-/** A mapping problem in the page's language (the mapper writes both). */
+/** A mapping problem in the page's language. @param {import('./page-types').ReasonProblem} p */
 export function problemText(p) {
-  return language() === 'es' && p.messageEs ? p.messageEs : p.message;
+  return localized(p.text);
 }
 
-/** One or two lines for the list. */
+/** One or two lines for the list. @param {InvoiceSummary} inv */
 export function reasonSummary(inv) {
   if (!inv.reason) return null;
   const first = inv.reason.problems?.[0];
@@ -52,7 +56,7 @@ export function reasonSummary(inv) {
   const detail = first ? problemText(first) + (more > 0 ? ` (+${more})` : '') : reasonAction(inv);
   return h(
     'div',
-    { class: 'reason', title: inv.reason.message },
+    { class: 'reason', title: localized(inv.reason.text) },
     h(
       'span',
       { class: 'reason__title' },

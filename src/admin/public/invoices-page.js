@@ -1,25 +1,32 @@
 // Facturas: counts per status as tabs, search and date filters, a data table paged by cursor, retry-all.
 // Filters live in the address (#/facturas?status=…&q=…&from=…&to=…&page=…) so back and forward work.
-import { api } from './api.js';
+// At phone width each row stacks into a block, its cells labelled (styles.css, .data-table--stack).
+import { api, errorText } from './api.js';
 import { busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { formatDateTime, formatMoney, shortCufe } from './format.js';
 import { reasonSummary, statusBadge } from './invoice-status.js';
 
+/** @typedef {import('./page-types').InvoiceSummary} InvoiceSummary */
+/** @typedef {{ status: string, q: string, from: string, to: string, page: number }} Filters */
+
 const TABS = ['all', 'needs_attention', 'failed', 'pending', 'completed', 'skipped'];
 const PAGE_SIZE = 50;
 const REFRESH_MS = 2000;
 
-/** Cursors of the pages seen, per filter: page n starts after cursors[n - 1]. */
+/** Cursors of the pages seen, per filter: page n starts after cursors[n - 1]. @type {Map<string, (string | null)[]>} */
 const cursorsByFilter = new Map();
 
+/** @param {Filters} f */
 function filterKey(f) {
   return JSON.stringify([f.status, f.q, f.from, f.to]);
 }
 
+/** @param {URLSearchParams} params @returns {Filters} */
 function readFilters(params) {
+  const status = params.get('status') ?? '';
   return {
-    status: TABS.includes(params.get('status') ?? '') ? params.get('status') : 'all',
+    status: TABS.includes(status) ? status : 'all',
     q: params.get('q') ?? '',
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
@@ -27,6 +34,7 @@ function readFilters(params) {
   };
 }
 
+/** @param {Filters} f */
 function filtersHash(f) {
   const p = new URLSearchParams();
   if (f.status && f.status !== 'all') p.set('status', f.status);
@@ -38,6 +46,7 @@ function filtersHash(f) {
   return `#/facturas${query ? `?${query}` : ''}`;
 }
 
+/** @param {HTMLElement} container @param {import('./page-types').PageContext} ctx */
 export async function renderInvoices(container, ctx) {
   const filters = readFilters(ctx.params);
   const key = filterKey(filters);
@@ -80,7 +89,11 @@ export async function renderInvoices(container, ctx) {
             dataset: { status },
           },
           t(`tabs.${status}`),
-          h('span', { class: 'filter-tab__count', dataset: { count: status } }, String(counts[status] ?? 0)),
+          h(
+            'span',
+            { class: 'filter-tab__count', dataset: { count: status } },
+            String(counts[/** @type {keyof typeof counts} */ (status)] ?? 0),
+          ),
         ),
       ),
     );
@@ -101,7 +114,7 @@ export async function renderInvoices(container, ctx) {
     ctx.navigate(filtersHash({ status: filters.status, q: search.value.trim(), from: from.value, to: to.value, page: 1 }));
   const filterBar = h(
     'form',
-    { class: 'filters', onsubmit: (e) => (e.preventDefault(), apply()) },
+    { class: 'filters', onsubmit: (/** @type {Event} */ e) => (e.preventDefault(), apply()) },
     h(
       'label',
       { class: 'filters__search' },
@@ -146,6 +159,7 @@ export async function renderInvoices(container, ctx) {
     if (filters.to) query.set('to', filters.to);
     const cursor = cursors[filters.page - 1];
     if (cursor) query.set('cursor', cursor);
+    /** @type {{ invoices: InvoiceSummary[], nextCursor: string | null }} */
     let list;
     try {
       [list, counts] = await Promise.all([api('GET', `/api/invoices?${query}`), api('GET', '/api/invoices/counts').then((r) => r.counts)]);
@@ -156,7 +170,7 @@ export async function renderInvoices(container, ctx) {
           'div',
           { class: 'empty' },
           h('p', { class: 'empty__title' }, t('app.loadFailed')),
-          h('p', { class: 'subdued' }, error.status === 0 ? t('error.network') : error.message),
+          h('p', { class: 'subdued' }, errorText(error)),
         ),
       );
       return;
@@ -178,6 +192,7 @@ export async function renderInvoices(container, ctx) {
     }
   }
 
+  /** @param {InvoiceSummary[]} invoices */
   function renderTable(invoices) {
     if (invoices.length === 0) {
       const filtered = filters.status !== 'all' || filters.q || filters.from || filters.to;
@@ -207,6 +222,9 @@ export async function renderInvoices(container, ctx) {
         h('th', { scope: 'col' }, t('invoices.col.reason')),
       ),
     );
+    // Each cell names its column, for the stacked rows at phone width.
+    const cell = (/** @type {string} */ column, /** @type {string} */ cls, /** @type {import('./dom.js').Child} */ content) =>
+      h('td', { class: cls, 'data-label': t(`invoices.col.${column}`) }, content);
     const rows = invoices.map((inv) => {
       const href = `#/facturas/${encodeURIComponent(inv.id)}`;
       return h(
@@ -214,25 +232,28 @@ export async function renderInvoices(container, ctx) {
         {
           class: 'row-link',
           dataset: { id: inv.id, order: inv.orderName, status: inv.status },
-          onclick: (e) => (e.target.closest('a') ? undefined : ctx.navigate(href)),
+          onclick: (/** @type {MouseEvent} */ e) => (e.target instanceof Element && e.target.closest('a') ? undefined : ctx.navigate(href)),
         },
         h(
           'td',
-          { class: 'strong' },
+          { class: 'strong row-title' },
           h('a', { href, class: 'row-link__anchor' }, inv.orderName),
           inv.test ? h('span', { class: 'badge badge--neutral badge--small' }, t('invoices.test')) : null,
         ),
-        h('td', { class: 'mono' }, inv.fiscalNumber ?? '—'),
-        h('td', { class: 'num' }, formatMoney(inv.totalCents, inv.currency)),
-        h('td', { class: 'status-cell' }, statusBadge(inv)),
-        h('td', { class: 'mono subdued', title: inv.cufe ?? '' }, shortCufe(inv.cufe)),
-        h('td', { class: 'nowrap' }, formatDateTime(inv.createdAt)),
-        h('td', { class: 'reason-cell' }, reasonSummary(inv) ?? h('span', { class: 'subdued' }, '—')),
+        cell('number', 'mono', inv.fiscalNumber ?? '—'),
+        cell('amount', 'num', formatMoney(inv.totalCents, inv.currency)),
+        cell('status', 'status-cell', statusBadge(inv)),
+        h('td', { class: 'mono subdued', 'data-label': t('invoices.col.cufe'), title: inv.cufe ?? '' }, shortCufe(inv.cufe)),
+        cell('time', 'nowrap', formatDateTime(inv.createdAt)),
+        cell('reason', 'reason-cell', reasonSummary(inv) ?? h('span', { class: 'subdued' }, '—')),
       );
     });
-    clear(body).append(h('div', { class: 'table-scroll' }, h('table', { class: 'data-table' }, head, h('tbody', null, rows))));
+    clear(body).append(
+      h('div', { class: 'table-scroll' }, h('table', { class: 'data-table data-table--stack' }, head, h('tbody', null, rows))),
+    );
   }
 
+  /** @param {boolean} hasNext */
   function renderPager(hasNext) {
     clear(pager);
     if (filters.page === 1 && !hasNext) return;

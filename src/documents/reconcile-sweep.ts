@@ -7,25 +7,23 @@
 // Orders merely edited come back too; they already have an invoice and cost one indexed lookup per page.
 // Orders created before the app was installed are never swept: they may have been invoiced another way.
 import { randomUUID } from 'node:crypto';
-import { abstractFetch } from '@shopify/shopify-api/runtime';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { orderIdentityFrom } from '../../webhooks/orders-paid.ts';
+import { orderIdentity } from '../../mappers/order-identity.ts';
 import type { Db } from '../db/database.ts';
-import { invoices, reconcileSweeps, shops, webhookDeliveries } from '../db/schema.ts';
+import { reconcileSweeps, shops } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { AppMetrics } from '../metrics.ts';
-import type { OfflineSessions, ShopifyAdmin } from '../shopify/admin-client.ts';
+import type { ShopifyAdmin } from '../shopify/admin-client.ts';
+import { readRestOrder } from '../shopify/order-queries.ts';
+import { DGI_DOCUMENT_TYPE } from './document-state.ts';
 import type { IntakeBatcher } from './intake-batcher.ts';
+import { ordersWithoutInvoice } from './store/index.ts';
 
 export interface SweepDeps {
   db: Db;
-  admin: Pick<ShopifyAdmin, 'graphql'>;
-  /** The access token for the REST order read (the same sessions the Admin GraphQL client uses). */
-  sessions: OfflineSessions;
+  admin: Pick<ShopifyAdmin, 'graphql' | 'rest'>;
   intake: Pick<IntakeBatcher, 'enqueue'>;
-  /** Admin API version for the REST read, e.g. '2026-10'. */
-  apiVersion: string;
   windowHours: number;
   logger: Logger;
   /** Who holds a shop's sweep lease (the worker's id is fine). */
@@ -34,9 +32,6 @@ export interface SweepDeps {
   onStored?: () => void;
   metrics?: Pick<AppMetrics, 'recordSweep'>;
   now?: () => Date;
-  /** Default: the Shopify library's fetch, so a configured Admin API origin (simulator) answers. */
-  fetch?: typeof fetch;
-  sleep?: (ms: number) => Promise<void>;
   /** Lease per shop, extended after each page. Default 10 minutes. */
   leaseMs?: number;
 }
@@ -75,11 +70,6 @@ export const PAGE_SIZE = 100;
 /** A cursor bug must not loop forever: 500 pages is 50 000 orders in the window. */
 const MAX_PAGES = 500;
 const DEFAULT_LEASE_MS = 10 * 60_000;
-const REST_ATTEMPTS = 3;
-const REST_TIMEOUT_MS = 15_000;
-
-/** Outcomes the webhook intake records when it deliberately does not invoice: the sweep respects them. */
-const NOT_PROCESSED_OUTCOMES = ['shop_not_installed', 'shop_not_enabled'];
 
 export const RECONCILE_ORDERS_QUERY = `query ReconcilePaidOrders($first: Int!, $after: String, $query: String!) {
   orders(first: $first, after: $after, query: $query) {
@@ -107,23 +97,6 @@ export function ordersSinceInstall(orders: readonly ListedOrder[], installedAt: 
     const created = Date.parse(o.createdAt);
     return !Number.isNaN(created) && created >= installedAt.getTime();
   });
-}
-
-/**
- * The order object's text from a REST answer `{"order":{…}}`, byte for byte when the answer has that shape
- * (like the webhook intake, the snapshot is stored without a JS round trip, so big integers stay exact).
- */
-export function rawOrderText(body: string, parsedOrder: unknown): string {
-  const inner = /^\s*\{\s*"order"\s*:\s*([\s\S]*?)\s*\}\s*$/.exec(body)?.[1];
-  if (inner !== undefined) {
-    try {
-      const reparsed: unknown = JSON.parse(inner);
-      if (typeof reparsed === 'object' && reparsed !== null && !Array.isArray(reparsed)) return inner;
-    } catch {
-      // Not the plain wrapper: fall back to the parsed object.
-    }
-  }
-  return JSON.stringify(parsedOrder);
 }
 
 /** One pass over the shops. Safe to run from several processes: each shop is swept under a lease. */
@@ -211,7 +184,13 @@ async function sweepShop(deps: SweepDeps, shop: string, installedAt: Date, at: D
     const listed = parsed.data.orders.edges.map((e) => e.node);
     result.listed += listed.length;
 
-    const missing = await withoutInvoice(deps.db, shop, ordersSinceInstall(listed, installedAt));
+    const recent = ordersSinceInstall(listed, installedAt);
+    const without = await ordersWithoutInvoice(
+      deps.db,
+      shop,
+      recent.map((o) => o.id),
+    );
+    const missing = recent.filter((o) => without.has(o.id));
     result.missing += missing.length;
     for (const order of missing) {
       const outcome = await enqueueFromShopify(deps, shop, order);
@@ -230,116 +209,45 @@ async function sweepShop(deps: SweepDeps, shop: string, installedAt: Date, at: D
   return { ...result, outcome: 'failed', error: `more than ${MAX_PAGES} pages of paid orders` };
 }
 
-/** The listed orders with no invoice row and no delivery the intake refused (one query per page). */
-async function withoutInvoice(db: Db, shop: string, orders: readonly ListedOrder[]): Promise<ListedOrder[]> {
-  if (orders.length === 0) return [];
-  const gids = orders.map((o) => o.id);
-  const known = await db
-    .select({ orderGid: sql<string>`${invoices.orderGid}` })
-    .from(invoices)
-    .where(and(eq(invoices.shop, shop), inArray(invoices.orderGid, gids)))
-    .union(
-      db
-        .select({ orderGid: sql<string>`${webhookDeliveries.orderGid}` })
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.shop, shop),
-            inArray(webhookDeliveries.orderGid, gids),
-            inArray(webhookDeliveries.outcome, NOT_PROCESSED_OUTCOMES),
-          ),
-        ),
-    );
-  const have = new Set(known.map((k) => k.orderGid));
-  return orders.filter((o) => !have.has(o.id));
-}
-
 type EnqueueOutcome = { kind: 'stored' | 'duplicate' | 'skipped' } | { kind: 'failed'; message: string };
 
 async function enqueueFromShopify(deps: SweepDeps, shop: string, order: ListedOrder): Promise<EnqueueOutcome> {
-  const fetched = await fetchRestOrder(deps, shop, order.id);
-  if (fetched.kind === 'not_found') {
+  const fetched = await readRestOrder(deps.admin, shop, order.id);
+  if (!fetched.ok) return { kind: 'failed', message: `reading order ${order.id}: ${fetched.message}` };
+  if (fetched.data === null) {
     deps.logger.warn({ shop, orderGid: order.id }, 'reconciliation sweep: listed order not found over REST; skipped');
     return { kind: 'skipped' };
   }
-  if (fetched.kind === 'failed') return fetched;
-  const invoice = orderIdentityFrom(fetched.order, shop, fetched.raw);
-  if (typeof invoice === 'string') {
-    deps.logger.warn({ shop, orderGid: order.id, problem: invoice }, 'reconciliation sweep: order not usable; skipped');
+  const identity = orderIdentity(fetched.data.json);
+  if (!identity.ok) {
+    deps.logger.warn({ shop, orderGid: order.id, problem: identity.problem }, 'reconciliation sweep: order not usable; skipped');
     return { kind: 'skipped' };
   }
+  const found = identity.identity;
   // Same path as a webhook: an order stored by a webhook meanwhile comes back as a duplicate, no second row.
-  const outcome = await deps.intake.enqueue(invoice, {
-    webhookId: `sweep-${randomUUID()}`,
-    eventId: undefined,
-    topic: 'orders/paid',
-    triggeredAt: undefined,
-  });
+  const outcome = await deps.intake.enqueue(
+    {
+      shop,
+      kind: 'invoice',
+      sourceKey: found.orderGid,
+      documentType: DGI_DOCUMENT_TYPE.invoice,
+      orderGid: found.orderGid,
+      orderName: found.name,
+      totalCents: found.totalCents,
+      currency: found.currency,
+      test: found.test,
+      rawSnapshot: fetched.data.text,
+    },
+    { webhookId: `sweep-${randomUUID()}`, eventId: undefined, topic: 'orders/paid', triggeredAt: undefined },
+  );
   if (outcome === 'stored') {
     deps.logger.info(
-      { shop, order: invoice.orderName, orderGid: invoice.orderGid },
+      { shop, order: found.name, orderGid: found.orderGid },
       'reconciliation sweep: paid order had no invoice (webhook not received); enqueued',
     );
     deps.onStored?.();
   }
   return { kind: outcome };
-}
-
-type RestOrder = { kind: 'ok'; order: unknown; raw: string } | { kind: 'not_found' } | { kind: 'failed'; message: string };
-
-/** GET /admin/api/<version>/orders/<id>.json with the shop's offline token, a few tries on 429/5xx/network. */
-async function fetchRestOrder(deps: SweepDeps, shop: string, orderGid: string): Promise<RestOrder> {
-  const id = /^gid:\/\/shopify\/Order\/(\d+)$/.exec(orderGid)?.[1];
-  if (!id) return { kind: 'not_found' };
-  const doFetch = deps.fetch ?? ((input: string | URL | Request, init?: RequestInit) => abstractFetch(input, init));
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const url = `https://${shop}/admin/api/${deps.apiVersion}/orders/${id}.json`;
-  let last = 'not attempted';
-  for (let attempt = 1; attempt <= REST_ATTEMPTS; attempt++) {
-    const session = await deps.sessions.get(shop);
-    if (!session?.accessToken) return { kind: 'failed', message: `no Shopify access for ${shop}` };
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        headers: { 'X-Shopify-Access-Token': session.accessToken, Accept: 'application/json' },
-        signal: AbortSignal.timeout(REST_TIMEOUT_MS),
-      });
-    } catch (error) {
-      last =
-        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
-          ? 'Shopify did not answer in time'
-          : 'network error reaching Shopify';
-      if (attempt < REST_ATTEMPTS) await sleep(500 * 2 ** (attempt - 1));
-      continue;
-    }
-    const text = await response.text();
-    if (response.status === 200) {
-      try {
-        const body = JSON.parse(text) as { order?: unknown };
-        if (typeof body.order !== 'object' || body.order === null)
-          return { kind: 'failed', message: `REST order ${id}: answer has no order` };
-        return { kind: 'ok', order: body.order, raw: rawOrderText(text, body.order) };
-      } catch {
-        return { kind: 'failed', message: `REST order ${id}: answer is not JSON` };
-      }
-    }
-    if (response.status === 404) return { kind: 'not_found' };
-    last = `REST order ${id}: HTTP ${response.status}`;
-    if (response.status === 401) {
-      await deps.sessions.invalidate?.(shop);
-      return { kind: 'failed', message: last };
-    }
-    if (response.status !== 429 && response.status < 500) return { kind: 'failed', message: last };
-    if (attempt < REST_ATTEMPTS) await sleep(retryAfterMs(response.headers.get('retry-after')) ?? 500 * 2 ** (attempt - 1));
-  }
-  return { kind: 'failed', message: last };
-}
-
-/** Retry-After in seconds, capped: a sweep waits a little, not for minutes (the next sweep comes anyway). */
-export function retryAfterMs(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 10) * 1000 : undefined;
 }
 
 // ── the per-shop lease ──

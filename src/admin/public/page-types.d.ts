@@ -1,0 +1,85 @@
+// Shapes the page reads from the app's /api, taken from the server's own types (admin-page.ts, invoice-view.ts)
+// so they cannot drift, and what App Bridge gives it.
+// Type-checking only: the browser never loads this file.
+
+export type { PageConfig } from '../admin-page.ts';
+export type {
+  GatewayCallView as GatewayCall,
+  DocumentReason as InvoiceReason,
+  DocumentSummary as InvoiceSummary,
+  ReasonProblem,
+} from '../invoice-view.ts';
+export type { Localized } from '../../messages/message.ts';
+import type { DocumentDetail as ServerInvoiceDetail } from '../invoice-view.ts';
+import type { Localized } from '../../messages/message.ts';
+import type { DocumentStatus } from '../../documents/document-state.ts';
+
+export type Status = DocumentStatus;
+export type StatusCounts = Record<Status | 'all', number>;
+
+export interface Mapping {
+  transactionDefaults: Record<string, string>;
+  paymentForms: Record<string, string>;
+  defaultPaymentForm: string;
+  checkoutAttributes: Record<string, string>;
+  defaultLocationCode: string;
+  includeGiftCards: boolean;
+  includeTips: boolean;
+  taxRateCodes: Record<string, string>;
+  shippingDescription: string;
+  shippingCode: string;
+  tipDescription: string;
+  tipCode: string;
+}
+
+export interface ShopView {
+  shop: string;
+  installed: boolean;
+  enabled: boolean;
+  pausedReason: string | null;
+  paused: Localized | null;
+  environment: 'pruebas' | 'produccion';
+  settings: { environment: 'pruebas' | 'produccion'; branchCode: string; billingPoint: string; mapping: Mapping };
+  credentials: Record<string, boolean> | null;
+  complete: boolean;
+  missing: string[];
+  counts: StatusCounts;
+  choices: Record<string, Record<string, string>>;
+  defaultPaymentForms: Record<string, string>;
+}
+
+/** The parts of the gateway document the page shows; the rest is shown as JSON. */
+export interface GatewayDocument {
+  listItems?: Record<string, string>[];
+  totalsSubTotals?: Record<string, string>;
+  dataTransaction?: { client?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+/** The detail as the page reads it: the document sent, loosely typed where the page shows it. */
+export interface InvoiceDetail extends Omit<ServerInvoiceDetail, 'document'> {
+  document: GatewayDocument | null;
+}
+
+export interface PageContext {
+  shop: ShopView;
+  params: URLSearchParams;
+  navigate(hash: string): void;
+  refreshShop(): Promise<ShopView>;
+  setShop(shop: ShopView): void;
+  rerender(): Promise<void>;
+}
+
+export type Cleanup = () => void;
+
+/** What App Bridge (cdn.shopify.com/shopifycloud/app-bridge.js) puts on window inside the admin. */
+export interface AppBridge {
+  idToken(): Promise<string>;
+  config?: { locale?: string; shop?: string };
+}
+
+declare global {
+  interface Window {
+    shopify?: AppBridge;
+  }
+}

@@ -1,0 +1,165 @@
+// Applying a transition to a leased document: the database side of what the use case decided. Returns the document
+// to continue with (advance, skip a number) or undefined when the claim ends.
+import type { Db } from '../db/database.ts';
+import type { GatewayCallRecord } from '../gateway/gateway-client.ts';
+import type { Logger } from '../logger.ts';
+import { render } from '../messages/catalogue.ts';
+import { message } from '../messages/message.ts';
+import type { ShopRepository } from '../shops/shop-repository.ts';
+import type { DocumentStep } from './document-state.ts';
+import type { Transition } from './issuing-ports.ts';
+import type { RunnerOptions } from './document-runner.ts';
+import {
+  type DocumentPatch,
+  type DocumentRow,
+  type GatewayCallLog,
+  discardLeased,
+  finishLeased,
+  formatFiscalNumber,
+  recordGatewayCalls,
+  skipFiscalNumber,
+  storePdfAndUpdate,
+  updateLeased,
+  wakeWaitingNotes,
+} from './store/index.ts';
+
+export interface ApplyContext {
+  db: Db;
+  owner: string;
+  options: RunnerOptions;
+  now: () => Date;
+  random: () => number;
+  logger: Logger;
+  shops: Pick<ShopRepository, 'pause'>;
+  /** Gateway calls made for the document and not yet logged; logged with the statement that ends the claim. */
+  calls: GatewayCallRecord[];
+}
+
+export async function applyTransition(
+  ctx: ApplyContext,
+  doc: DocumentRow,
+  t: Transition,
+  onFinished?: (doc: DocumentRow) => void,
+): Promise<DocumentRow | undefined> {
+  const { db, owner } = ctx;
+  const { leaseMs } = ctx.options;
+  const finish = (patch: DocumentPatch) => finishLeased(db, doc.id, owner, patch, takeCalls(ctx, doc));
+  switch (t.kind) {
+    case 'advance': {
+      const patch = { ...t.patch, ...stepDone(t.to) };
+      const next = t.pdf
+        ? (await storePdfAndUpdate(db, doc, owner, leaseMs, t.pdf, patch))?.row
+        : await updateLeased(db, doc, owner, leaseMs, patch);
+      // Its credit notes waited for this: they may go now.
+      if (next && t.authorizedInvoice) await wakeWaitingNotes(db, doc.shop, doc.orderGid);
+      return next;
+    }
+    case 'skip_number': {
+      ctx.logger.warn(
+        { documentId: doc.id, shop: doc.shop, fiscalNumber: t.number },
+        'fiscal number already used outside the app; skipping it',
+      );
+      const skipped = await skipFiscalNumber(
+        db,
+        doc,
+        owner,
+        leaseMs,
+        'gateway answered 102 for a number this app had not sent: used outside the app',
+      );
+      return skipped && updateLeased(db, skipped, owner, leaseMs, { notice: message('number_used_elsewhere', { number: t.number }) });
+    }
+    case 'done': {
+      const finished = { ...doc, ...t.patch, ...stepDone('done'), status: 'completed' as const };
+      ctx.logger.info(
+        { documentId: doc.id, kind: doc.kind, shop: doc.shop, order: doc.orderName, fiscalNumber: formatFiscalNumber(doc), worker: owner },
+        // Operators follow these lines (README "Operations"): one per completed document.
+        doc.kind === 'invoice' ? 'invoice completed' : 'credit note completed',
+      );
+      if (await finish({ ...t.patch, ...stepDone('done'), status: 'completed' })) onFinished?.(finished);
+      return undefined;
+    }
+    case 'retry': {
+      const attempts = doc.attempts + 1;
+      const exhausted = attempts >= ctx.options.maxAttempts;
+      ctx.logger.warn(
+        { documentId: doc.id, shop: doc.shop, step: doc.step, attempts, kind: t.error.kind, code: t.error.code },
+        render(t.error.message, 'en'),
+      );
+      await finish({
+        ...t.patch,
+        attempts,
+        status: exhausted ? 'failed' : doc.status === 'waiting' ? 'pending' : doc.status,
+        nextAttemptAt: exhausted ? ctx.now() : new Date(ctx.now().getTime() + backoffMs(ctx, attempts)),
+        lastErrorKind: t.error.kind,
+        lastErrorCode: t.error.code ?? null,
+        lastError: exhausted ? message('exhausted', {}, t.error.message) : t.error.message,
+      });
+      return undefined;
+    }
+    case 'attention':
+      ctx.logger.warn({ documentId: doc.id, shop: doc.shop, kind: t.error.kind, code: t.error.code }, render(t.error.message, 'en'));
+      await finish({
+        ...t.patch,
+        status: 'needs_attention',
+        attempts: doc.attempts + 1,
+        lastErrorKind: t.error.kind,
+        lastErrorCode: t.error.code ?? null,
+        lastError: t.error.message,
+        ...(t.problems ? { problems: t.problems } : {}),
+      });
+      return undefined;
+    case 'pause_shop':
+      // The document waits, and so does the rest of the shop's queue, until its settings change.
+      await ctx.shops.pause(doc.shop, t.error.message);
+      await finish({
+        lastErrorKind: t.error.kind,
+        lastErrorCode: t.error.code ?? null,
+        lastError: t.error.message,
+        nextAttemptAt: ctx.now(),
+      });
+      return undefined;
+    case 'skipped':
+      await finish({
+        ...t.patch,
+        status: 'skipped',
+        lastErrorKind: null,
+        lastErrorCode: null,
+        lastError: t.reason,
+        ...(t.problems ? { problems: t.problems } : {}),
+      });
+      return undefined;
+    case 'wait':
+      await finish({
+        ...t.patch,
+        status: 'waiting',
+        lastErrorKind: null,
+        lastErrorCode: null,
+        lastError: t.reason,
+        nextAttemptAt: new Date(ctx.now().getTime() + t.retryInMs),
+      });
+      return undefined;
+    case 'discard':
+      ctx.logger.warn({ documentId: doc.id, shop: doc.shop, orderGid: doc.orderGid, reason: t.reason }, 'document discarded');
+      await recordGatewayCalls(db, takeCalls(ctx, doc));
+      await discardLeased(db, doc.id, owner);
+      return undefined;
+    case 'lost':
+      await recordGatewayCalls(db, takeCalls(ctx, doc));
+      return undefined;
+  }
+}
+
+/** A step went through: on to `step`, attempts and last error cleared. */
+function stepDone(step: DocumentStep): DocumentPatch {
+  return { step, attempts: 0, lastErrorKind: null, lastErrorCode: null, lastError: null };
+}
+
+/** Exponential backoff with jitter between half and all of the step. */
+function backoffMs(ctx: ApplyContext, attempts: number): number {
+  const step = Math.min(ctx.options.retryMaxMs, ctx.options.retryBaseMs * 2 ** (attempts - 1));
+  return Math.round(step * (0.5 + ctx.random() / 2));
+}
+
+function takeCalls(ctx: ApplyContext, doc: DocumentRow): GatewayCallLog {
+  return { shop: doc.shop, documentId: doc.id, records: ctx.calls.splice(0) };
+}

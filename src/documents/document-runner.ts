@@ -1,0 +1,240 @@
+// The runner: polls for due documents, claims them with a lease, keeps the per-shop and gateway limits, runs the use
+// case step by step and applies each transition under the lease. It decides nothing about documents itself.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { AppConfig } from '../config/env.ts';
+import type { Db } from '../db/database.ts';
+import type { GatewayCallRecord, GatewayClient } from '../gateway/gateway-client.ts';
+import type { Logger } from '../logger.ts';
+import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
+import { Slots } from '../slots.ts';
+import { issueStep, type StepOutcome } from './issue-document.ts';
+import type { IssuingDeps, ShopifyOrders } from './issuing-ports.ts';
+import { applyTransition } from './apply-transition.ts';
+import {
+  type DocumentRow,
+  claimDue,
+  currentInvoice,
+  notesAgainst,
+  orderWasRefused,
+  pdfTokenFor,
+  releaseLease,
+  reserveFiscalNumber,
+  updateLeased,
+  completedNotes,
+} from './store/index.ts';
+
+export type RunnerOptions = Omit<AppConfig['worker'], 'enabled'>;
+
+export interface RunnerDeps {
+  db: Db;
+  shops: Pick<ShopRepository, 'get' | 'pause'>;
+  shopify: ShopifyOrders;
+  /** The process's one gateway client. */
+  gateway: GatewayClient;
+  /** Public origin of the app, for PDF links. */
+  appUrl: string;
+  logger: Logger;
+  options: RunnerOptions;
+  now?: () => Date;
+  random?: () => number;
+  /** A document was authorized or finished (metrics, time to invoice). */
+  onFinished?: (doc: DocumentRow) => void;
+}
+
+/** How many numbers one claim may skip in a row before it waits (numbers used outside the app). */
+const MAX_SKIPS_PER_CLAIM = 25;
+
+export class DocumentRunner {
+  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly d: RunnerDeps;
+  private readonly o: RunnerOptions;
+  private readonly now: () => Date;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perShop = new Map<string, number>();
+  /** The gateway's share of concurrency; the runner holds more documents so their other work overlaps the calls. */
+  readonly gatewaySlots: Slots;
+  private readonly claimBatch: number;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private again = false;
+  private stopped = true;
+  /** Last time the loop ran, for /healthz. */
+  lastTickAt: Date | undefined;
+
+  constructor(deps: RunnerDeps) {
+    this.d = deps;
+    this.o = deps.options;
+    this.now = deps.now ?? (() => new Date());
+    this.gatewaySlots = new Slots(deps.options.gatewayConcurrency);
+    this.claimBatch = Math.max(1, Math.floor(deps.options.concurrency / 4));
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.o.pollMs);
+    this.timer.unref?.();
+    this.wake();
+  }
+
+  /** Stop claiming and wait for the documents in hand. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /** Look for due work now (called on a timer, after each document, and by the webhook intake). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    void this.tick()
+      .catch((error: unknown) => this.d.logger.error({ err: error }, 'document runner: claim failed'))
+      .finally(() => {
+        this.ticking = false;
+        if (this.again) {
+          this.again = false;
+          setImmediate(() => this.wake());
+        }
+      });
+  }
+
+  private async tick(): Promise<void> {
+    this.lastTickAt = new Date();
+    while (!this.stopped) {
+      const capacity = this.o.concurrency - this.inFlight.size;
+      // Claim in batches: one claim per finished document would be most of the runner's queries. With more documents
+      // in hand than gateway slots, the slots stay busy while a quarter of the places refill.
+      if (capacity <= 0 || (this.inFlight.size > 0 && capacity < this.claimBatch)) return;
+      const fullShops = [...this.perShop].filter(([, n]) => n >= this.o.shopConcurrency).map(([s]) => s);
+      const rows = await claimDue(this.d.db, { owner: this.owner, limit: capacity, leaseMs: this.o.leaseMs, skipShops: fullShops });
+      if (rows.length === 0) return;
+      // One read of each shop for the batch: its settings and credentials as of this claim.
+      const shopsRead = new Map<string, Promise<Shop | undefined>>();
+      for (const row of rows) {
+        if ((this.perShop.get(row.shop) ?? 0) >= this.o.shopConcurrency) {
+          await releaseLease(this.d.db, row.id, this.owner);
+          continue;
+        }
+        if (!shopsRead.has(row.shop)) shopsRead.set(row.shop, this.d.shops.get(row.shop));
+        this.launch(row, shopsRead.get(row.shop)!);
+      }
+    }
+  }
+
+  private launch(row: DocumentRow, shop: Promise<Shop | undefined>): void {
+    this.perShop.set(row.shop, (this.perShop.get(row.shop) ?? 0) + 1);
+    const done = this.process(row, shop)
+      .catch((error: unknown) => {
+        // The lease runs out and another attempt picks the document up where its steps stopped.
+        this.d.logger.error({ err: error, documentId: row.id, shop: row.shop }, 'document runner: unexpected error');
+      })
+      .finally(() => {
+        this.inFlight.delete(row.id);
+        const n = (this.perShop.get(row.shop) ?? 1) - 1;
+        if (n <= 0) this.perShop.delete(row.shop);
+        else this.perShop.set(row.shop, n);
+        this.wake();
+      });
+    this.inFlight.set(row.id, done);
+  }
+
+  /** Run the document's steps until it is done, waits, or needs a person. */
+  private async process(claimed: DocumentRow, shopRead: Promise<Shop | undefined>): Promise<void> {
+    const shop = await shopRead;
+    if (!shop || !shop.enabled || !shop.credentials) {
+      await releaseLease(this.d.db, claimed.id, this.owner);
+      return;
+    }
+    const calls: GatewayCallRecord[] = [];
+    const deps = this.issuingDeps(calls);
+    const ctx = {
+      db: this.d.db,
+      owner: this.owner,
+      options: this.o,
+      now: this.now,
+      random: this.d.random ?? Math.random,
+      logger: this.d.logger,
+      shops: this.d.shops,
+      calls,
+    };
+    let doc: DocumentRow | undefined = claimed;
+    let skips = 0;
+    while (doc) {
+      let outcome: StepOutcome;
+      try {
+        outcome = doc.step === 'send' && skips > MAX_SKIPS_PER_CLAIM ? { doc, next: tooManySkips() } : await issueStep(doc, shop, deps);
+      } catch (error) {
+        // A bug or a database hiccup: count it as an attempt, so a poisoned document ends up failed (visible,
+        // retryable by hand) instead of crashing its runner again every lease. The reason never carries SQL.
+        this.d.logger.error({ err: error, documentId: doc.id, shop: doc.shop, step: doc.step }, 'document step failed unexpectedly');
+        outcome = { doc, next: internalError(doc.step) };
+      }
+      if (outcome.next.kind === 'skip_number') skips++;
+      doc = await applyTransition(ctx, outcome.doc, outcome.next, this.d.onFinished);
+    }
+  }
+
+  private issuingDeps(calls: GatewayCallRecord[]): IssuingDeps {
+    const { db } = this.d;
+    const { owner } = this;
+    const { leaseMs } = this.o;
+    const observe = (c: GatewayCallRecord) => calls.push(c);
+    const gateway = this.d.gateway;
+    return {
+      store: {
+        update: (doc, patch) => updateLeased(db, doc, owner, leaseMs, patch),
+        reserveNumber: (doc, numbering) => reserveFiscalNumber(db, doc, owner, leaseMs, numbering),
+        pdfToken: (id) => pdfTokenFor(db, id),
+        currentInvoice: (shop, orderGid) => currentInvoice(db, shop, orderGid),
+        notesAgainst: (invoiceId, except) => notesAgainst(db, invoiceId, except),
+        orderWasRefused: (shop, orderGid) => orderWasRefused(db, shop, orderGid),
+        completedNotes: (shop, orderGid) => completedNotes(db, shop, orderGid),
+      },
+      gateway: {
+        run: (task) =>
+          this.gatewaySlots.run(() =>
+            task({
+              sendDocument: (req) => gateway.sendDocument(req, observe),
+              downloadPdf: (req) => gateway.downloadPdf(req, observe),
+              statusDocument: (req) => gateway.statusDocument(req, observe),
+            }),
+          ),
+      },
+      shopify: this.d.shopify,
+      clock: this.now,
+      appUrl: this.d.appUrl,
+    };
+  }
+}
+
+function tooManySkips() {
+  return {
+    kind: 'retry' as const,
+    error: {
+      kind: 'unavailable' as const,
+      code: undefined,
+      message: { key: 'unavailable', params: { reason: 'too many fiscal numbers in a row were already used outside the app' } },
+    },
+  };
+}
+
+function internalError(step: string) {
+  return {
+    kind: 'retry' as const,
+    error: {
+      kind: 'unavailable' as const,
+      code: undefined,
+      message: { key: 'unavailable', params: { reason: `internal error at step ${step}` } },
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// An invoice's draft: the order (re-read through the Admin API when a person asked for it), its transactions when
+// several gateways paid it, mapped by the pure mappers. Returns the draft, or what should happen instead.
+import type { DocumentDraft } from '../../mappers/document-numbering.ts';
+import { needsTransactions, orderToDraft, parseOrderTransactions, type OrderTransaction } from '../../mappers/order-to-document.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
+import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
+import { message } from '../messages/message.ts';
+import type { IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
+import type { DocumentRow } from './store/document-rows.ts';
+
+/** The draft, or what should happen instead; either way the document as this step left it. */
+export type DraftOutcome =
+  { kind: 'draft'; doc: DocumentRow; draft: DocumentDraft } | { kind: 'stop'; doc: DocumentRow; transition: Transition };
+
+export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<DraftOutcome> {
+  let current = doc;
+  const stop = (transition: Transition): DraftOutcome => ({ kind: 'stop', doc: current, transition });
+  if (doc.test && shop.settings.environment === 'produccion') {
+    return stop({ kind: 'skipped', reason: message('test_order_in_production') });
+  }
+  if (current.refreshSnapshot) {
+    // A person asked to retry: the order as Shopify has it now (edited attributes, customer, address) replaces the
+    // snapshot taken at intake.
+    const fresh = await deps.shopify.readOrder(current.shop, current.orderGid);
+    if (!fresh.ok) return stop(adminFailure(fresh, 'reading the order'));
+    if (fresh.data === null) return stop(unconfirmed('Shopify has no such order in this shop'));
+    const updated = await deps.store.update(current, { snapshot: fresh.data.json, refreshSnapshot: false });
+    if (!updated) return stop({ kind: 'lost' });
+    current = updated;
+  }
+
+  const parsed = parseShopifyOrder(current.snapshot);
+  if (!parsed.ok) return stop(mappingProblems(parsed.problems));
+
+  let transactions: OrderTransaction[] | undefined;
+  if (needsTransactions(parsed.order)) {
+    const fetched = await deps.shopify.orderTransactions(current.shop, current.orderGid);
+    if (!fetched.ok) return stop(adminFailure(fetched, "reading the order's payments"));
+    const read = parseOrderTransactions(fetched.data);
+    if (!read.ok) return stop(mappingProblems(read.problems));
+    transactions = read.transactions;
+  }
+
+  const mapped = orderToDraft({ order: parsed.order, settings: shop.settings.mapping, ...(transactions ? { transactions } : {}) });
+  if (!mapped.ok) {
+    // Only gift cards or tips (left out by the settings): there is no sale to invoice.
+    if (mapped.problems.every((p) => p.code === 'nothing_to_invoice')) {
+      return stop({ kind: 'skipped', reason: message('nothing_to_invoice'), problems: mapped.problems });
+    }
+    return stop(mappingProblems(mapped.problems));
+  }
+  return { kind: 'draft', doc: current, draft: mapped.draft };
+}
+
+/** Needs a person: the first problem is the reason shown; the document keeps them all (with their codes). */
+export function mappingProblems(problems: readonly MappingProblem[]): Transition {
+  const first = problems[0];
+  return {
+    kind: 'attention',
+    error: { kind: 'mapping', code: undefined, message: first ? message(first.code, first.params) : message('mapping') },
+    problems,
+  };
+}
+
+/** An Admin API call that did not go through: retried when Shopify may answer later, else a person looks. */
+export function adminFailure(result: { retryable: boolean; message: string }, what: string): Transition {
+  const detail = `${what}: ${result.message}`;
+  return result.retryable
+    ? { kind: 'retry', error: { kind: 'unavailable', code: undefined, message: message('unavailable', { reason: `Shopify, ${detail}` }) } }
+    : unconfirmed(detail);
+}
+
+export function unconfirmed(detail: string): Transition {
+  return { kind: 'attention', error: { kind: 'order_unconfirmed', code: undefined, message: message('order_unconfirmed', { detail }) } };
+}

@@ -1,0 +1,266 @@
+// Issuing one claimed document, one step at a time: send (draft, number, SendDocument), pdf (DownloadPDF), writeback
+// (metafields on the order). Each call decides what should happen next and returns it as a Transition; the runner
+// saves it. Reads top to bottom; every gateway answer has its branch.
+import { createHash } from 'node:crypto';
+import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import { numberDocument } from '../../mappers/document-numbering.ts';
+import { formatCents, parseCents } from '../../mappers/money.ts';
+import type { SendOutcome } from '../gateway/gateway-client.ts';
+import type { DocumentKey, GatewayCredentials } from '../gateway/gateway-types.ts';
+import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
+import { type Message, message } from '../messages/message.ts';
+import { creditNoteDraft } from './credit-note-draft.ts';
+import { type DraftOutcome, invoiceDraft } from './invoice-draft.ts';
+import type { DocumentError, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
+import { type DocumentRow, formatFiscalNumber } from './store/document-rows.ts';
+
+/** What a step decided, and the document as the step left it (it may have saved a number or the document sent). */
+export interface StepOutcome {
+  doc: DocumentRow;
+  next: Transition;
+}
+
+/** Do the document's current step and say what should happen next. */
+export async function issueStep(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<StepOutcome> {
+  switch (doc.step) {
+    case 'send':
+      return sendStep(doc, shop, deps);
+    case 'pdf':
+      return { doc, next: await pdfStep(doc, shop, deps) };
+    case 'writeback':
+      return { doc, next: await writebackStep(doc, deps) };
+    case 'done':
+      return { doc, next: { kind: 'done', patch: {} } };
+  }
+}
+
+// ── send ────────────────────────────────────────────────────────────────────────────────────────
+
+async function sendStep(claimed: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<StepOutcome> {
+  const drafted: DraftOutcome =
+    claimed.kind === 'invoice' ? await invoiceDraft(claimed, shop, deps) : await creditNoteDraft(claimed, shop, deps);
+  if (drafted.kind === 'stop') return { doc: drafted.doc, next: drafted.transition };
+  let doc = drafted.doc;
+
+  // Map before reserving: a document that cannot be issued must not consume a fiscal number.
+  if (doc.fiscalNumber === null) {
+    const reserved = await deps.store.reserveNumber(doc, {
+      branchCode: shop.settings.branchCode,
+      billingPoint: shop.settings.billingPoint,
+    });
+    if (!reserved) return { doc, next: { kind: 'lost' } };
+    doc = reserved;
+  }
+  const document = numberDocument(
+    drafted.draft,
+    { branchCode: doc.branchCode!, billingPoint: doc.billingPoint!, fiscalNumber: doc.fiscalNumber! },
+    deps.clock(),
+  );
+  const documentHash = hashDocument(document);
+
+  // From here on the gateway may hold a document with this number: remember that before asking, inside the gateway
+  // slot, so the lease just extended covers the call however long the wait for the slot was.
+  const previous = doc;
+  const sent = await deps.gateway.run(async (gateway) => {
+    const sending = await deps.store.update(doc, {
+      sendMayHaveReached: true,
+      document,
+      documentHash,
+      environment: shop.settings.environment,
+      problems: null,
+      // A note's total is known once it is mapped (the intake only had the refund's money).
+      ...(doc.kind === 'credit_note' ? { totalCents: parseCents(document.totalsSubTotals.totalInvoice) ?? doc.totalCents } : {}),
+    });
+    if (!sending) return undefined;
+    return {
+      sending,
+      outcome: await gateway.sendDocument({ credentials: credentials(shop), environment: shop.settings.environment, document }),
+    };
+  });
+  if (!sent) return { doc, next: { kind: 'lost' } };
+  const { sending, outcome } = sent;
+  return { doc: sending, next: await sendOutcome(sending, previous, documentHash, outcome, shop, deps) };
+}
+
+/** What a SendDocument answer means for the document (DESIGN §5). */
+async function sendOutcome(
+  sending: DocumentRow,
+  previous: DocumentRow,
+  documentHash: string,
+  outcome: SendOutcome,
+  shop: IssuingShop,
+  deps: IssuingDeps,
+): Promise<Transition> {
+  switch (outcome.kind) {
+    case 'authorized':
+      return {
+        kind: 'advance',
+        to: 'pdf',
+        patch: {
+          cufe: outcome.cufe,
+          qr: outcome.qr,
+          protocol: outcome.protocol,
+          receptionDateDgi: outcome.receptionDateDgi,
+          authorizedAt: deps.clock(),
+        },
+        authorizedInvoice: sending.kind === 'invoice',
+      };
+    case 'duplicate':
+      if (previous.sendMayHaveReached) return reconcile(sending, shop, deps);
+      return { kind: 'skip_number', number: formatFiscalNumber(sending) };
+    case 'rejected': {
+      const error = failed(
+        'rejected',
+        'rejected',
+        {
+          code: outcome.code,
+          gatewayMessage: outcome.message,
+          document: sending.kind,
+          ...(outcome.fieldName ? { field: outcome.fieldName } : {}),
+        },
+        outcome.code,
+      );
+      // A 201 may be a passing fault; the same 201 for the same document again is the document's fault.
+      const repeated = outcome.code === '201' && previous.lastErrorCode === '201' && previous.documentHash === documentHash;
+      if (outcome.code === '201' && !repeated) return { kind: 'retry', error };
+      return { kind: 'attention', error };
+    }
+    case 'credentials':
+      return { kind: 'pause_shop', error: failed('credentials', 'credentials', { gatewayMessage: outcome.message }, outcome.code) };
+    case 'unavailable':
+      return { kind: 'retry', error: failed('unavailable', 'unavailable', { reason: outcome.reason }) };
+    case 'indeterminate':
+      return { kind: 'retry', error: failed('indeterminate', 'indeterminate', { reason: outcome.reason }) };
+  }
+}
+
+/** 102 after an attempt that may have reached the gateway: find out whether the document is ours. */
+async function reconcile(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<Transition> {
+  const key = documentKey(doc);
+  const number = formatFiscalNumber(doc);
+  const unrecoverable: Transition = {
+    kind: 'attention',
+    error: failed('unrecoverable', 'unrecoverable', { number, document: doc.kind }, '102'),
+  };
+  const status = await deps.gateway.run((gateway) => gateway.statusDocument({ credentials: credentials(shop), key }));
+  if (status.kind === 'credentials')
+    return { kind: 'pause_shop', error: failed('credentials', 'credentials', { gatewayMessage: status.message }, status.code) };
+  if (status.kind === 'unavailable') return { kind: 'retry', error: failed('indeterminate', 'indeterminate', { reason: status.reason }) };
+  if (status.kind === 'other') return unrecoverable;
+
+  const pdf = await deps.gateway.run((gateway) => gateway.downloadPdf({ credentials: credentials(shop), key }));
+  if (pdf.kind === 'credentials')
+    return { kind: 'pause_shop', error: failed('credentials', 'credentials', { gatewayMessage: pdf.message }, pdf.code) };
+  if (pdf.kind === 'unavailable') return { kind: 'retry', error: failed('indeterminate', 'indeterminate', { reason: pdf.reason }) };
+  if (pdf.kind === 'not_found') return unrecoverable;
+
+  const cufe = await extractCufeFromPdf(pdf.pdf);
+  // The number may also have been taken by someone else after our attempt failed: adopt the gateway's document
+  // only if its PDF shows this document's total.
+  const total = (doc.document as GatewayDocument | null)?.totalsSubTotals.totalInvoice;
+  if (!cufe || !total || !(await pdfShowsAmount(pdf.pdf, total))) return unrecoverable;
+  return {
+    kind: 'advance',
+    to: 'writeback',
+    pdf: pdf.pdf,
+    patch: {
+      cufe,
+      // The signed QR address is only in the lost answer; the DGI's CUFE lookup is the public equivalent.
+      qr: cufeLookupUrl(shop.settings.environment, cufe),
+      protocol: null,
+      authorizedAt: deps.clock(),
+      notice: message('recovered_after_lost_answer', { number }),
+    },
+    authorizedInvoice: doc.kind === 'invoice',
+  };
+}
+
+// ── pdf ─────────────────────────────────────────────────────────────────────────────────────────
+
+async function pdfStep(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<Transition> {
+  const outcome = await deps.gateway.run((gateway) => gateway.downloadPdf({ credentials: credentials(shop), key: documentKey(doc) }));
+  switch (outcome.kind) {
+    case 'pdf':
+      return { kind: 'advance', to: 'writeback', pdf: outcome.pdf, patch: {} };
+    case 'credentials':
+      return { kind: 'pause_shop', error: failed('credentials', 'credentials', { gatewayMessage: outcome.message }, outcome.code) };
+    case 'not_found':
+      // Right after authorization the PDF can lag; keep trying with backoff.
+      return { kind: 'retry', error: failed('unavailable', 'pdf_missing', { detail: `${outcome.code} ${outcome.message}`.trim() }) };
+    case 'unavailable':
+      return { kind: 'retry', error: failed('unavailable', 'pdf_missing', { detail: outcome.reason }) };
+  }
+}
+
+// ── write-back ──────────────────────────────────────────────────────────────────────────────────
+
+async function writebackStep(doc: DocumentRow, deps: IssuingDeps): Promise<Transition> {
+  const token = await deps.store.pdfToken(doc.id);
+  if (!token) return { kind: 'advance', to: 'pdf', patch: {} };
+  const written =
+    doc.kind === 'invoice'
+      ? await deps.shopify.writeInvoiceMetafields(doc.shop, doc.orderGid, {
+          cufe: doc.cufe ?? '',
+          qr_url: doc.qr ?? '',
+          pdf_url: pdfUrl(deps.appUrl, token),
+          fiscal_number: formatFiscalNumber(doc),
+          protocol: doc.protocol ?? '',
+          authorized_at: (doc.authorizedAt ?? deps.clock()).toISOString(),
+        })
+      : await writeNotes(doc, token, deps);
+  if (written.ok) return { kind: 'done', patch: { writtenBackAt: deps.clock() } };
+  if (written.retryable) return { kind: 'retry', error: failed('unavailable', 'writeback', { detail: written.message }) };
+  return { kind: 'attention', error: failed('writeback', 'writeback', { detail: written.message }) };
+}
+
+/** The order's `credit_notes` metafield: every completed note of the order, and this one. */
+async function writeNotes(doc: DocumentRow, token: string, deps: IssuingDeps) {
+  const others = (await deps.store.completedNotes(doc.shop, doc.orderGid)).filter((n) => n.id !== doc.id);
+  const entries = await Promise.all(others.map(async (n) => noteEntry(n, (await deps.store.pdfToken(n.id)) ?? '', deps.appUrl)));
+  return deps.shopify.writeCreditNotesMetafield(doc.shop, doc.orderGid, [...entries, noteEntry(doc, token, deps.appUrl)]);
+}
+
+function noteEntry(n: DocumentRow, token: string, appUrl: string) {
+  return {
+    fiscal_number: formatFiscalNumber(n),
+    cufe: n.cufe ?? '',
+    pdf_url: token ? pdfUrl(appUrl, token) : '',
+    amount: formatCents(n.totalCents),
+    refund_id: n.sourceKey,
+  };
+}
+
+// ── helpers ─────────────────────────────────────────────────────────────────────────────────────
+
+function pdfUrl(appUrl: string, token: string): string {
+  return `${appUrl}/invoices/${token}.pdf`;
+}
+
+function failed(kind: DocumentError['kind'], key: string, params: Message['params'], code?: string): DocumentError {
+  return { kind, code, message: message(key, params) };
+}
+
+function credentials(shop: IssuingShop): GatewayCredentials {
+  if (!shop.credentials) throw new Error(`shop ${shop.shop} has no gateway credentials`);
+  return shop.credentials;
+}
+
+/** Identifies an issued document for DownloadPDF and StatusDocument. */
+export function documentKey(doc: DocumentRow): DocumentKey {
+  const sent = doc.document as GatewayDocument | null;
+  return {
+    codeBranchIssuing: doc.branchCode ?? '',
+    numberDocumentFiscal: String(doc.fiscalNumber ?? '').padStart(10, '0'),
+    pointBillingFiscal: doc.billingPoint ?? '',
+    typeDocument: sent?.dataTransaction.typeDocument ?? doc.documentType,
+    typeEmission: sent?.dataTransaction.typeEmission ?? '01',
+  };
+}
+
+/** The document without its broadcast time: a repeated 201 for the same content is the content's fault. */
+function hashDocument(document: GatewayDocument): string {
+  const { dateBroadcast: _d, ...data } = document.dataTransaction;
+  return createHash('sha256')
+    .update(JSON.stringify({ ...document, dataTransaction: data }))
+    .digest('hex');
+}

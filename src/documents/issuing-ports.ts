@@ -1,0 +1,99 @@
+// What issuing a document needs from the outside, as interfaces: the runner passes the real ones, the use case's
+// tests pass fakes that `satisfies` them. Each says what it promises, not how.
+import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import type { Numbering } from '../../mappers/document-numbering.ts';
+import type { GatewayClient } from '../gateway/gateway-client.ts';
+import type { Message } from '../messages/message.ts';
+import type { AdminResult } from '../shopify/admin-client.ts';
+import type { Shop } from '../shops/shop-repository.ts';
+import type { ErrorKind, DocumentStep } from './document-state.ts';
+import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
+
+/** Lease-guarded writes on the document in hand (this worker's lease). Undefined: the lease was lost — stop. */
+export interface IssuingStore {
+  update(doc: DocumentRow, patch: DocumentPatch): Promise<DocumentRow | undefined>;
+  /** The next number of the document's sequence (branch, billing point, document type), given to it once. */
+  reserveNumber(doc: DocumentRow, numbering: Pick<Numbering, 'branchCode' | 'billingPoint'>): Promise<DocumentRow | undefined>;
+  pdfToken(documentId: string): Promise<string | undefined>;
+  /** The order's current invoice (not replaced by another). */
+  currentInvoice(shop: string, orderGid: string): Promise<DocumentRow | undefined>;
+  /** The notes against an invoice that hold a document, other than `except`. */
+  notesAgainst(invoiceId: string, except: string): Promise<DocumentRow[]>;
+  /** The outcome under which the intake refused the order's orders/paid, if it did. */
+  orderWasRefused(shop: string, orderGid: string): Promise<string | undefined>;
+  /** The order's completed credit notes, for its metafield. */
+  completedNotes(shop: string, orderGid: string): Promise<DocumentRow[]>;
+}
+
+/** The gateway, one call at a time within the process's gateway slots; `run` holds a slot for the whole task. */
+export interface GatewayAccess {
+  run<T>(task: (gateway: GatewayClient) => Promise<T>): Promise<T>;
+}
+
+/** The Shopify Admin API as issuing uses it. */
+export interface ShopifyOrders {
+  /** The order's transactions (needed when several gateways paid it). */
+  orderTransactions(shop: string, orderGid: string): Promise<AdminResult<unknown[]>>;
+  /** The order as the REST API returns it (the webhook's shape), as text and parsed; null when the shop has no such order. */
+  readOrder(shop: string, orderGid: string): Promise<AdminResult<{ text: string; json: unknown } | null>>;
+  writeInvoiceMetafields(shop: string, orderGid: string, values: InvoiceMetafields): Promise<AdminResult<unknown>>;
+  writeCreditNotesMetafield(shop: string, orderGid: string, notes: CreditNoteMetafieldEntry[]): Promise<AdminResult<unknown>>;
+}
+
+export interface InvoiceMetafields {
+  cufe: string;
+  qr_url: string;
+  pdf_url: string;
+  fiscal_number: string;
+  protocol: string;
+  authorized_at: string;
+}
+
+/** One note in the order's `credit_notes` JSON metafield. */
+export interface CreditNoteMetafieldEntry {
+  fiscal_number: string;
+  cufe: string;
+  pdf_url: string;
+  amount: string;
+  refund_id: string;
+}
+
+export interface IssuingDeps {
+  store: IssuingStore;
+  gateway: GatewayAccess;
+  shopify: ShopifyOrders;
+  clock: () => Date;
+  /** Public origin of the app, for PDF links. */
+  appUrl: string;
+}
+
+/** The shop as of this claim: settings and credentials. */
+export type IssuingShop = Pick<Shop, 'shop' | 'settings' | 'credentials'>;
+
+/** Why a document stopped: the kind (who acts next), the gateway's or problem's code, the message to show. */
+export interface DocumentError {
+  kind: ErrorKind;
+  code: string | undefined;
+  message: Message;
+}
+
+/**
+ * What should happen to the document after one step. The runner applies it under the lease: `advance` and
+ * `skip_number` continue with the next step in the same claim; every other transition ends the claim.
+ */
+export type Transition =
+  | { kind: 'advance'; to: Exclude<DocumentStep, 'send'>; patch: DocumentPatch; pdf?: Buffer; authorizedInvoice?: boolean }
+  | { kind: 'done'; patch: DocumentPatch }
+  | { kind: 'retry'; error: DocumentError; patch?: DocumentPatch }
+  | { kind: 'attention'; error: DocumentError; problems?: unknown; patch?: DocumentPatch }
+  | { kind: 'pause_shop'; error: DocumentError }
+  | { kind: 'skip_number'; number: string }
+  | { kind: 'skipped'; reason: Message; problems?: unknown; patch?: DocumentPatch }
+  | { kind: 'wait'; reason: Message; retryInMs: number; patch?: DocumentPatch }
+  /** The document must not exist (its order is not this shop's): removed. */
+  | { kind: 'discard'; reason: string }
+  /** The lease was lost mid-step: another worker has the document; do nothing more. */
+  | { kind: 'lost' };
+
+/** What was sent, kept with the document for the PDF and reconciliation. */
+export type SentDocument = GatewayDocument;

@@ -1,0 +1,264 @@
+// The worker's statements on documents: claiming with a lease, lease-guarded updates, fiscal numbers, PDFs and the
+// gateway-call audit. Every update is guarded by the lease: a worker that lost its lease changes nothing.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/database.ts';
+import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops } from '../../db/schema.ts';
+import type { GatewayCallRecord } from '../../gateway/gateway-client.ts';
+import { CLAIMABLE_STATUSES } from '../document-state.ts';
+import type { DocumentPatch, DocumentRow } from './document-rows.ts';
+
+export interface ClaimOptions {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  /** Shops already at their concurrency limit in this process. */
+  skipShops: string[];
+}
+
+const leaseEnd = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
+
+/**
+ * Documents a worker may take now: pending or waiting, due, of an enabled, installed, unpaused shop.
+ * For a query that joins `shops` on the document's shop.
+ */
+export function dueCondition() {
+  return and(
+    inArray(documents.status, CLAIMABLE_STATUSES),
+    lte(documents.nextAttemptAt, sql`now()`),
+    eq(shops.enabled, true),
+    eq(shops.installed, true),
+    isNull(shops.pausedReason),
+  );
+}
+
+/**
+ * Take up to `limit` due documents and lease them to `owner`. SKIP LOCKED lets any number of workers claim at once
+ * without waiting on or taking each other's rows; an expired lease (a crashed worker) makes a row claimable again.
+ * Times come from the database clock.
+ */
+export async function claimDue(db: Db, o: ClaimOptions): Promise<DocumentRow[]> {
+  const due = db
+    .select({ id: documents.id })
+    .from(documents)
+    .innerJoin(shops, eq(shops.shop, documents.shop))
+    .where(
+      and(
+        dueCondition(),
+        or(isNull(documents.leaseUntil), lte(documents.leaseUntil, sql`now()`)),
+        o.skipShops.length > 0 ? notInArray(documents.shop, o.skipShops) : undefined,
+      ),
+    )
+    .orderBy(asc(documents.nextAttemptAt))
+    .limit(o.limit)
+    .for('update', { of: documents, skipLocked: true });
+  return db
+    .update(documents)
+    .set({ leaseOwner: o.owner, leaseUntil: leaseEnd(o.leaseMs), updatedAt: sql`now()` })
+    .where(inArray(documents.id, due))
+    .returning();
+}
+
+/** Give a leased row back without touching anything else (e.g. over the per-shop limit). */
+export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
+  await db
+    .update(documents)
+    .set({ leaseOwner: null, leaseUntil: null })
+    .where(and(eq(documents.id, id), eq(documents.leaseOwner, owner)));
+}
+
+/**
+ * Update a row this worker holds, extending its lease. Returns the new row, or undefined when the lease was lost
+ * (another worker owns it now): the caller must stop working on it.
+ */
+export async function updateLeased(
+  db: Db | Tx,
+  row: DocumentRow,
+  owner: string,
+  leaseMs: number,
+  patch: DocumentPatch,
+): Promise<DocumentRow | undefined> {
+  const updated = await db
+    .update(documents)
+    .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
+    .where(and(eq(documents.id, row.id), eq(documents.leaseOwner, owner)))
+    .returning({ id: documents.id });
+  return updated.length > 0 ? patched(row, patch) : undefined;
+}
+
+/**
+ * The row as a lease-guarded update left it: the holder's copy with the patch applied. Reading the whole row back
+ * was most of the worker's CPU; only the lease's end and the update time (the database's clock) differ.
+ */
+function patched(row: DocumentRow, patch: DocumentPatch): DocumentRow {
+  // As in the update's SET: a key whose value is undefined leaves the column as it was.
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  return { ...row, ...changes } as DocumentRow;
+}
+
+/** Gateway calls made for one document, for the audit table. */
+export interface GatewayCallLog {
+  shop: string;
+  documentId: string;
+  records: GatewayCallRecord[];
+}
+const NO_CALLS: GatewayCallLog = { shop: '', documentId: '', records: [] };
+
+/**
+ * Finish with a row: write the patch and drop the lease, and log the gateway calls made for it, in one statement.
+ * The calls are logged even when the lease was lost (they happened). False when it was lost.
+ */
+export async function finishLeased(
+  db: Db,
+  id: string,
+  owner: string,
+  patch: DocumentPatch,
+  calls: GatewayCallLog = NO_CALLS,
+): Promise<boolean> {
+  const finish = (q: Pick<Db, 'update'>) =>
+    q
+      .update(documents)
+      .set({ ...patch, leaseOwner: null, leaseUntil: null, updatedAt: sql`now()` })
+      .where(and(eq(documents.id, id), eq(documents.leaseOwner, owner)))
+      .returning({ id: documents.id });
+  if (calls.records.length === 0) return (await finish(db)).length > 0;
+  const logged = db.$with('logged').as(db.insert(gatewayCalls).values(callRows(calls)).returning({ id: gatewayCalls.id }));
+  return (await finish(db.with(logged))).length > 0;
+}
+
+/** A document that must not exist (its order is not this shop's): removed with its lease, nothing else kept. */
+export async function discardLeased(db: Db, id: string, owner: string): Promise<boolean> {
+  const gone = await db
+    .delete(documents)
+    .where(and(eq(documents.id, id), eq(documents.leaseOwner, owner), isNull(documents.fiscalNumber)))
+    .returning({ id: documents.id });
+  return gone.length > 0;
+}
+
+export interface Numbering {
+  branchCode: string;
+  billingPoint: string;
+}
+
+/**
+ * Reserve the next fiscal number for a leased document that has none, in one statement: lock the document (still
+ * ours, still without a number), then take the sequence's next number, then give it to the document. When the
+ * document no longer qualifies the sequence is not touched, so a number is never lost or given twice.
+ */
+export async function reserveFiscalNumber(
+  db: Db,
+  row: DocumentRow,
+  owner: string,
+  leaseMs: number,
+  numbering: Numbering,
+): Promise<DocumentRow | undefined> {
+  const taken = db.$with('taken', { number: sql<number>`number`.as('number') }).as(sql`
+    with mine as (
+      select ${documents.id} from ${documents}
+      where ${documents.id} = ${row.id} and ${documents.leaseOwner} = ${owner} and ${documents.fiscalNumber} is null
+      for update
+    )
+    insert into ${fiscalSequences} (shop, branch_code, billing_point, document_type, next_number)
+    select ${row.shop}, ${numbering.branchCode}, ${numbering.billingPoint}, ${row.documentType}, 2 from mine
+    on conflict (shop, branch_code, billing_point, document_type)
+      do update set next_number = ${fiscalSequences}.next_number + 1
+    returning next_number - 1 as number`);
+  const [reserved] = await db
+    .with(taken)
+    .update(documents)
+    .set({
+      fiscalNumber: sql`${taken.number}`,
+      branchCode: numbering.branchCode,
+      billingPoint: numbering.billingPoint,
+      sendMayHaveReached: false,
+      leaseUntil: leaseEnd(leaseMs),
+      updatedAt: sql`now()`,
+    })
+    .from(taken)
+    .where(eq(documents.id, row.id))
+    .returning({ fiscalNumber: documents.fiscalNumber });
+  return reserved && patched(row, { ...reserved, ...numbering, sendMayHaveReached: false });
+}
+
+/** The number was used outside the app: record why it is skipped and take it off the document. */
+export async function skipFiscalNumber(
+  db: Db,
+  row: DocumentRow,
+  owner: string,
+  leaseMs: number,
+  reason: string,
+): Promise<DocumentRow | undefined> {
+  if (row.fiscalNumber === null || row.branchCode === null || row.billingPoint === null) return row;
+  const { fiscalNumber, branchCode, billingPoint } = row;
+  return db.transaction(async (tx) => {
+    await tx.insert(fiscalSkips).values({
+      shop: row.shop,
+      branchCode,
+      billingPoint,
+      documentType: row.documentType,
+      number: fiscalNumber,
+      reason,
+      documentId: row.id,
+    });
+    return updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+  });
+}
+
+/**
+ * Store the document's PDF under a new link token and update the leased row, in one statement. A PDF stored by an
+ * earlier attempt wins (its link may already be on the order): its token is the one returned. Undefined when the
+ * lease was lost (the PDF is kept all the same).
+ */
+export async function storePdfAndUpdate(
+  db: Db,
+  row: DocumentRow,
+  owner: string,
+  leaseMs: number,
+  pdf: Buffer,
+  patch: DocumentPatch,
+): Promise<{ row: DocumentRow; pdfToken: string } | undefined> {
+  const stored = db.$with('stored').as(
+    db
+      .insert(documentPdfs)
+      .values({
+        documentId: row.id,
+        token: randomBytes(24).toString('base64url'),
+        sha256: createHash('sha256').update(pdf).digest('hex'),
+        bytes: pdf,
+      })
+      .onConflictDoUpdate({ target: documentPdfs.documentId, set: { documentId: sql`excluded.document_id` } })
+      .returning({ token: documentPdfs.token }),
+  );
+  const [updated] = await db
+    .with(stored)
+    .update(documents)
+    .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
+    .from(stored)
+    .where(and(eq(documents.id, row.id), eq(documents.leaseOwner, owner)))
+    .returning({ pdfToken: stored.token });
+  return updated && { row: patched(row, patch), pdfToken: updated.pdfToken };
+}
+
+export async function pdfTokenFor(db: Db, documentId: string): Promise<string | undefined> {
+  const [row] = await db.select({ token: documentPdfs.token }).from(documentPdfs).where(eq(documentPdfs.documentId, documentId));
+  return row?.token;
+}
+
+export async function recordGatewayCalls(db: Db, calls: GatewayCallLog): Promise<void> {
+  if (calls.records.length === 0) return;
+  await db.insert(gatewayCalls).values(callRows(calls));
+}
+
+function callRows({ shop, documentId, records }: GatewayCallLog) {
+  return records.map((c) => ({
+    documentId,
+    shop,
+    operation: c.operation,
+    outcome: c.outcome,
+    code: c.code ?? null,
+    message: c.message?.slice(0, 1000) ?? null,
+    durationMs: c.durationMs,
+    request: c.request,
+    response: c.response,
+  }));
+}

@@ -1,0 +1,69 @@
+// The Admin API operations the app runs on orders: their text lives here, with the Shopify client, and each
+// returns a typed AdminResult. The mappers parse what comes back.
+import type { AdminResult, ShopifyAdmin } from './admin-client.ts';
+
+/** Admin GraphQL: the order's transactions with their amounts in the shop's currency. */
+export const ORDER_TRANSACTIONS_QUERY = `query OrderTransactions($id: ID!) {
+  order(id: $id) {
+    transactions {
+      gateway
+      kind
+      status
+      amountSet {
+        shopMoney {
+          amount
+          currencyCode
+        }
+      }
+    }
+  }
+}`;
+
+/** The order's transaction nodes; an order the shop does not have reads as no transactions. */
+export async function orderTransactions(admin: ShopifyAdmin, shop: string, orderGid: string): Promise<AdminResult<unknown[]>> {
+  const fetched = await admin.graphql<{ order: { transactions: unknown[] } | null }>(shop, ORDER_TRANSACTIONS_QUERY, { id: orderGid });
+  return fetched.ok ? { ok: true, data: fetched.data.order?.transactions ?? [] } : fetched;
+}
+
+/** The numeric id of an order GID, or undefined. */
+export function orderIdOf(orderGid: string): string | undefined {
+  return /^gid:\/\/shopify\/Order\/(\d+)$/.exec(orderGid)?.[1];
+}
+
+/**
+ * The order object's text from a REST answer `{"order":{…}}`, byte for byte when the answer has that shape (like
+ * the webhook intake, the snapshot is stored without a JS round trip, so big integers stay exact).
+ */
+export function rawOrderText(body: string, parsedOrder: unknown): string {
+  const inner = /^\s*\{\s*"order"\s*:\s*([\s\S]*?)\s*\}\s*$/.exec(body)?.[1];
+  if (inner !== undefined) {
+    try {
+      const reparsed: unknown = JSON.parse(inner);
+      if (typeof reparsed === 'object' && reparsed !== null && !Array.isArray(reparsed)) return inner;
+    } catch {
+      // Not the plain wrapper: fall back to the parsed object.
+    }
+  }
+  return JSON.stringify(parsedOrder);
+}
+
+/** GET orders/<id>.json: the order as the webhook sends it, as text and parsed; null when the shop has no such order. */
+export async function readRestOrder(
+  admin: ShopifyAdmin,
+  shop: string,
+  orderGid: string,
+): Promise<AdminResult<{ text: string; json: unknown } | null>> {
+  const id = orderIdOf(orderGid);
+  if (!id) return { ok: true, data: null };
+  const answer = await admin.rest(shop, `orders/${id}.json`);
+  if (!answer.ok) return answer;
+  if (answer.data === null) return { ok: true, data: null };
+  try {
+    const body = JSON.parse(answer.data) as { order?: unknown };
+    if (typeof body.order !== 'object' || body.order === null)
+      return { ok: false, retryable: false, message: `REST order ${id}: answer has no order` };
+    return { ok: true, data: { text: rawOrderText(answer.data, body.order), json: body.order } };
+  } catch {
+    return { ok: false, retryable: false, message: `REST order ${id}: answer is not JSON` };
+  }
+}
