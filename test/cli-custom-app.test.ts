@@ -371,7 +371,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
     [['retry', '00000000-0000-4000-8000-000000000000', '--status', 'failed'], /^invoices retry: --shop and --status go with --failed/],
     [
       ['retry', '--failed', '--status', 'completed'],
-      /^invoices retry: --status must be one of Failed \(failed\), Needs attention \(needs_attention\)$/m,
+      /^invoices retry: --status must be one of Needs attention \(needs_attention\), Failed \(failed\)$/m,
     ],
     [['frobnicate'], /^usage:/],
   ])('invoices %j → exit 2', async (args, message) => {

@@ -215,7 +215,7 @@ describe('the app as processes', () => {
         expect(laterStatuses).toEqual(later.map(() => 200));
         expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
         const completed = await completedCount(database);
-        await waitFor(async () => (await completedCount(database)) >= completed + 50, 60_000, '50 more completed invoices');
+        await waitFor(async () => (await completedCount(database)) >= completed + 50, 120_000, '50 more completed invoices');
         expect(exitedAt).toBeUndefined();
       } finally {
         await app?.kill();
@@ -223,7 +223,7 @@ describe('the app as processes', () => {
         await fresh.drop();
       }
     },
-    120_000,
+    240_000,
   );
 
   const targets = [
