@@ -218,6 +218,17 @@ export const mappingSettingsSchema = z.object({
    */
   defaultPaymentForm: paymentFormCode.default('03'),
   checkoutAttributes: checkoutAttributesSchema.prefault({}),
+  /**
+   * Where the shop keeps its customers' RUC as a customer metafield (DESIGN §10): read through the Admin API (scope
+   * read_customers) when the order has no B2B company tax id; the text holds the RUC and its DV ("155596713-2-2015 DV 59").
+   */
+  customerTaxIdMetafield: z
+    .strictObject({
+      namespace: z.string({ error: 'namespace must be text' }).trim().min(1, 'namespace cannot be empty').max(255),
+      key: z.string({ error: 'key must be text' }).trim().min(1, 'key cannot be empty').max(64),
+    })
+    .nullable()
+    .default(null),
   /** Client location when the order gives none: Bella Vista, Panamá, Panamá. */
   defaultLocationCode: locationCodeSchema.default('8-8-7'),
   /** Gift-card purchases are not a sale of goods; invoiced only when the shop says so. */

@@ -2,7 +2,7 @@
 // Pure: the fiscal number, billing point, the order's transactions and the clock are inputs.
 import type { DocumentDraft } from './document-numbering.ts';
 import type { GatewayTotals } from './gateway-document.ts';
-import { buildClient } from './invoice-client.ts';
+import { type BuyerFacts, type TaxIdSource, buildClient } from './invoice-client.ts';
 import { buildInvoiceLines } from './invoice-lines.ts';
 import type { ItemAmounts } from './line-arithmetic.ts';
 import type { MappingSettings } from './mapping-settings.ts';
@@ -19,20 +19,23 @@ export interface OrderToDraftInput {
   settings: MappingSettings;
   /** The order's transactions; needed when it was paid through several gateways. */
   transactions?: OrderTransaction[];
+  /** What the pipeline learnt about the buyer beyond the order (correction, B2B tax id, customer metafield). */
+  buyer?: BuyerFacts;
 }
 
-export type OrderToDraftResult = { ok: true; draft: DocumentDraft } | { ok: false; problems: MappingProblem[] };
+export type OrderToDraftResult =
+  { ok: true; draft: DocumentDraft; taxIdSource: TaxIdSource | undefined } | { ok: false; problems: MappingProblem[] };
 
 /** Invoices are in US dollars; the balboa is at par and some shops use its code. */
 const INVOICE_CURRENCIES = new Set(['USD', 'PAB']);
 
 /** The invoice's draft: everything but its number, billing point, branch and submission time (numberDocument). */
 export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
-  const { order, settings, transactions } = input;
+  const { order, settings, transactions, buyer } = input;
 
   const found = orderLevelProblems(order, settings);
   const lines = buildInvoiceLines(order, settings);
-  const client = buildClient(order, settings);
+  const client = buildClient(order, settings, buyer);
   if (!lines.ok) found.push(...lines.problems);
   if (!client.ok) found.push(...client.problems);
   if (found.length > 0 || !lines.ok || !client.ok) return { ok: false, problems: found };
@@ -80,6 +83,7 @@ export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
       listItems: lines.items,
       totalsSubTotals,
     },
+    taxIdSource: client.taxIdSource,
   };
 }
 

@@ -9,6 +9,7 @@ import express from 'express';
 import { appUninstalledWebhook } from '../webhooks/app-uninstalled.ts';
 import { complianceWebhook } from '../webhooks/compliance.ts';
 import { ordersPaidWebhook } from '../webhooks/orders-paid.ts';
+import { refundsCreateWebhook } from '../webhooks/refunds-create.ts';
 import { mountAdmin } from './admin/admin-routes.ts';
 import type { AppConfig } from './config/env.ts';
 import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
@@ -122,6 +123,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     bodyBytesInFlight: config.bodyBytesInFlight,
     webhooks: {
       '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
+      '/webhooks/refunds/create': refundsCreateWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
       '/webhooks/app/uninstalled': appUninstalledWebhook({ shopify, db: database.db, sessions, shops, logger }),
       '/webhooks/compliance': complianceWebhook({ shopify, db: database.db, logger }),
     },

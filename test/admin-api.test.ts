@@ -678,9 +678,12 @@ describe.each(testDatabases)('admin API on $name', (target) => {
     const root = await fetch(`${h.app.url}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/admin');
-    const css = await fetch(`${h.app.url}/admin/assets/styles.css`);
-    expect(css.status).toBe(200);
-    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    for (const name of ['page', 'components', 'forms', 'invoices', 'phone']) {
+      expect(html).toContain(`<link rel="stylesheet" href="/admin/assets/styles/${name}.css">`);
+      const css = await fetch(`${h.app.url}/admin/assets/styles/${name}.css`);
+      expect(css.status).toBe(200);
+      expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    }
     expect((await fetch(`${h.app.url}/api/nothing-here`)).status).toBe(404);
   });
 

@@ -61,7 +61,7 @@ describe('configuration', () => {
       apiKey: 'key',
       apiSecret: 'shpss_secret_value',
       appUrl: 'https://facturas.example.com',
-      scopes: ['read_orders', 'write_orders'],
+      scopes: ['read_orders', 'write_orders', 'read_customers'],
       adminApiOrigin: undefined,
     });
     expect(config.gateway).toEqual({

@@ -7,9 +7,8 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, MIGRATIONS_DIR, rowsOf } from '../src/db/database.ts';
-import { fiscalSequences, documents, schema } from '../src/db/schema.ts';
+import { documents, schema } from '../src/db/schema.ts';
 import { findCustomerDocuments as findCustomerInvoices } from '../src/documents/store/index.ts';
-import { invoiceRow } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
 
 describe.each(testDatabases)('database on $name', (target) => {
@@ -46,33 +45,6 @@ describe.each(testDatabases)('database on $name', (target) => {
       from pg_attribute where attrelid = 'documents'::regclass and attname = 'snapshot'`);
     const [row] = rowsOf<{ lz4: boolean; method: string }>(result);
     expect(row).toEqual(target.name === 'postgres' ? { lz4: true, method: 'l' } : { lz4: false, method: '' });
-  });
-
-  it('refuses a second invoice for the same shop, order and document type', async () => {
-    const row = invoiceRow({
-      shop: 'a.myshopify.com',
-      orderGid: 'gid://shopify/Order/1',
-      orderName: '#1001',
-      totalCents: 1234,
-      currency: 'USD',
-      snapshot: { id: 1 },
-    });
-    const first = await database.db.insert(documents).values(row).onConflictDoNothing().returning({ id: documents.id });
-    const second = await database.db.insert(documents).values(row).onConflictDoNothing().returning({ id: documents.id });
-    expect(first).toHaveLength(1);
-    expect(second).toHaveLength(0);
-  });
-
-  it('keeps fiscal numbers above 2^31 exactly', async () => {
-    await database.db.insert(fiscalSequences).values({
-      shop: 'a.myshopify.com',
-      branchCode: '0000',
-      billingPoint: '001',
-      documentType: '01',
-      nextNumber: 9_999_999_999,
-    });
-    const [row] = await database.db.select().from(fiscalSequences);
-    expect(row?.nextNumber).toBe(9_999_999_999);
   });
 });
 

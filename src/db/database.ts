@@ -42,8 +42,8 @@ const TEXT_OID = 25;
 
 /**
  * Long text parameters (order snapshots) go to PGlite as UTF-8 bytes, in binary format, which for text is
- * the same bytes: as a string, PGlite measured its UTF-8 length in a JavaScript loop, a third of the cost
- * of storing an 8 KB snapshot.
+ * the same bytes: as a string, PGlite would measure its UTF-8 length in a JavaScript loop, a large share of
+ * the cost of storing a snapshot (bench/RESULTS.md).
  */
 function textParameter(value: unknown): string {
   if (typeof value === 'string') return (value.length >= 1024 ? Buffer.from(value, 'utf8') : value) as string;

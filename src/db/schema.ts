@@ -25,7 +25,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 
 /**
  * JSON kept as the text it arrived as: the order snapshot. Intake has parsed it already, so the database
- * need not parse it again (as jsonb it did: a third of its CPU per stored delivery); JSON
+ * need not parse it again (as jsonb it did, a large share of its CPU per delivery: bench/RESULTS.md); JSON
  * operators still work through a cast (`order_snapshot::json`).
  */
 const jsonText = customType<{ data: unknown; driverData: string }>({

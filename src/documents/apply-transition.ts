@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 import { render } from '../messages/catalogue.ts';
 import { message } from '../messages/message.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
-import type { DocumentStep } from './document-state.ts';
+import { type DocumentStep, canMove } from './document-state.ts';
 import type { Transition } from './issuing-ports.ts';
 import type { RunnerOptions } from './document-runner.ts';
 import {
@@ -43,7 +43,11 @@ export async function applyTransition(
 ): Promise<DocumentRow | undefined> {
   const { db, owner } = ctx;
   const { leaseMs } = ctx.options;
-  const finish = (patch: DocumentPatch) => finishLeased(db, doc.id, owner, patch, takeCalls(ctx, doc));
+  const finish = (patch: DocumentPatch) => {
+    // The declared moves (document-state.ts) are the only ones made; another would be a bug, not a merchant's problem.
+    if (patch.status !== undefined && !canMove(doc.status, patch.status)) throw new Error(`no move from ${doc.status} to ${patch.status}`);
+    return finishLeased(db, doc.id, owner, patch, takeCalls(ctx, doc));
+  };
   switch (t.kind) {
     case 'advance': {
       const patch = { ...t.patch, ...stepDone(t.to) };
@@ -141,7 +145,7 @@ export async function applyTransition(
     case 'discard':
       ctx.logger.warn({ documentId: doc.id, shop: doc.shop, orderGid: doc.orderGid, reason: t.reason }, 'document discarded');
       await recordGatewayCalls(db, takeCalls(ctx, doc));
-      await discardLeased(db, doc.id, owner);
+      await discardLeased(db, doc, owner);
       return undefined;
     case 'lost':
       await recordGatewayCalls(db, takeCalls(ctx, doc));

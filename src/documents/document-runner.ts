@@ -22,6 +22,7 @@ import {
   reserveFiscalNumber,
   updateLeased,
   completedNotes,
+  saveNoteIfCreditedUnchanged,
 } from './store/index.ts';
 
 export type RunnerOptions = Omit<AppConfig['worker'], 'enabled'>;
@@ -193,6 +194,8 @@ export class DocumentRunner {
     return {
       store: {
         update: (doc, patch) => updateLeased(db, doc, owner, leaseMs, patch),
+        markSending: (doc, patch, credited) =>
+          credited ? saveNoteIfCreditedUnchanged(db, doc, owner, leaseMs, patch, credited) : updateLeased(db, doc, owner, leaseMs, patch),
         reserveNumber: (doc, numbering) => reserveFiscalNumber(db, doc, owner, leaseMs, numbering),
         pdfToken: (id) => pdfTokenFor(db, id),
         currentInvoice: (shop, orderGid) => currentInvoice(db, shop, orderGid),

@@ -77,6 +77,10 @@ const ENTRIES: Record<string, Entry> = {
     es: (p) => `La nota de crédito espera a que se autorice la factura del pedido ${str(p.orderName)}; sigue sola.`,
     en: (p) => `The credit note waits for the invoice of order ${str(p.orderName)} to be authorized; it goes on by itself.`,
   },
+  waiting_for_other_note: {
+    es: () => 'Otra nota de crédito de la misma factura se emitía a la vez; esta se recalcula en un momento.',
+    en: () => 'Another credit note of the same invoice was being issued at the same time; this one is recalculated in a moment.',
+  },
   refund_pending: {
     es: () => 'El reembolso aún está pendiente en la pasarela de pago; la nota de crédito se emite cuando se confirme.',
     en: () => 'The refund is still pending at the payment gateway; the credit note is issued once it is confirmed.',

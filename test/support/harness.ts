@@ -13,6 +13,8 @@ import type { SettingsInput } from '../../src/shops/shop-settings.ts';
 
 export const TEST_API_KEY = 'test-api-key';
 export const TEST_API_SECRET = 'test-api-secret';
+/** The app's declared scopes (shopify.app.toml). */
+export const TEST_SCOPES = 'read_orders,write_orders,read_customers';
 
 export interface Harness {
   app: AppParts;
@@ -68,7 +70,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       apiKey: TEST_API_KEY,
       apiSecret: TEST_API_SECRET,
       appUrl,
-      scopes: ['read_orders', 'write_orders'],
+      scopes: ['read_orders', 'write_orders', 'read_customers'],
       adminApiOrigin: simulator.origin,
     },
     gateway: {
@@ -86,7 +88,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     simulator,
     webhookAddress: `${app.url}/webhooks/orders/paid`,
     async installShop(shop, settings = {}) {
-      const { accessToken } = simulator.addShop(shop);
+      const { accessToken } = simulator.addShop(shop, { scope: TEST_SCOPES });
       await app.sessions.storeSession(
         new Session({
           id: app.shopify.session.getOfflineId(shop),
@@ -94,7 +96,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
           state: 'test',
           isOnline: false,
           accessToken,
-          scope: 'read_orders,write_orders',
+          scope: TEST_SCOPES,
         }),
       );
       await app.shops.ensureInstalled(shop);

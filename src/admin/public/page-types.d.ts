@@ -70,8 +70,6 @@ export interface PageContext {
   rerender(): Promise<void>;
 }
 
-export type Cleanup = () => void;
-
 /** What App Bridge (cdn.shopify.com/shopifycloud/app-bridge.js) puts on window inside the admin. */
 export interface AppBridge {
   idToken(): Promise<string>;

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database.ts';
-import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops } from '../../db/schema.ts';
+import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops, webhookDeliveries } from '../../db/schema.ts';
 import type { GatewayCallRecord } from '../../gateway/gateway-client.ts';
 import { CLAIMABLE_STATUSES } from '../document-state.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
@@ -126,13 +126,25 @@ export async function finishLeased(
   return (await finish(db.with(logged))).length > 0;
 }
 
-/** A document that must not exist (its order is not this shop's): removed with its lease, nothing else kept. */
-export async function discardLeased(db: Db, id: string, owner: string): Promise<boolean> {
-  const gone = await db
-    .delete(documents)
-    .where(and(eq(documents.id, id), eq(documents.leaseOwner, owner), isNull(documents.fiscalNumber)))
-    .returning({ id: documents.id });
-  return gone.length > 0;
+/**
+ * A document that must not exist (its order is not this shop's): removed with its lease, never once numbered, and the
+ * delivery that brought it recorded as refused. Nothing of it remains but that record.
+ */
+export async function discardLeased(db: Db, doc: DocumentRow, owner: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(documents)
+      .where(and(eq(documents.id, doc.id), eq(documents.leaseOwner, owner), isNull(documents.fiscalNumber)))
+      .returning({ id: documents.id });
+    if (gone.length === 0) return false;
+    await tx
+      .update(webhookDeliveries)
+      .set({ outcome: 'refused_not_in_shop' })
+      .where(
+        and(eq(webhookDeliveries.shop, doc.shop), eq(webhookDeliveries.orderGid, doc.orderGid), eq(webhookDeliveries.outcome, 'stored')),
+      );
+    return true;
+  });
 }
 
 export interface Numbering {
@@ -191,6 +203,9 @@ export async function skipFiscalNumber(
   if (row.fiscalNumber === null || row.branchCode === null || row.billingPoint === null) return row;
   const { fiscalNumber, branchCode, billingPoint } = row;
   return db.transaction(async (tx) => {
+    // Off the document first: with the lease lost, the number stays where it is and no skip is recorded.
+    const updated = await updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    if (!updated) return undefined;
     await tx.insert(fiscalSkips).values({
       shop: row.shop,
       branchCode,
@@ -200,7 +215,7 @@ export async function skipFiscalNumber(
       reason,
       documentId: row.id,
     });
-    return updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    return updated;
   });
 }
 
