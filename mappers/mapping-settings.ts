@@ -8,6 +8,14 @@ import { findLocationByCode } from './panama-locations.ts';
 /** A code table: code → what it means (reference/panama-fe.md §3), used for values and messages. */
 type CodeTable = Readonly<Record<string, string>>;
 
+/**
+ * `table[key]` for a key that comes from outside (a payment gateway's name, a tax rate): only the table's
+ * own entries, so "constructor" or "__proto__" is a name like any other, never Object.prototype's.
+ */
+export function ownEntry(table: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 function codeEnum(field: string, table: CodeTable) {
   // Sorted: integer-like keys ("99") would otherwise come first in object order.
   const codes = Object.keys(table).sort() as [string, ...string[]];

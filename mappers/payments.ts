@@ -3,7 +3,7 @@
 // come from the order's transactions, which the pipeline reads through the Admin API.
 import { z } from 'zod';
 import type { GatewayPayment } from './gateway-document.ts';
-import type { MappingSettings } from './mapping-settings.ts';
+import { type MappingSettings, ownEntry } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, cents, formatCents, parseCents } from './money.ts';
 import { type ShopifyOrder, issuePath } from './shopify-order.ts';
@@ -68,7 +68,7 @@ export function needsTransactions(order: ShopifyOrder): boolean {
 
 /** The DGI payment form of a gateway: the shop's table (defaults merged in), else the shop's default. */
 export function paymentFormOf(gateway: string, settings: MappingSettings): string {
-  return settings.paymentForms[gateway.trim().toLowerCase()] ?? settings.defaultPaymentForm;
+  return ownEntry(settings.paymentForms, gateway.trim().toLowerCase()) ?? settings.defaultPaymentForm;
 }
 
 /**

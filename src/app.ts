@@ -14,7 +14,7 @@ import { mountAdmin } from './admin/admin-routes.ts';
 import type { AppConfig, MailSettings } from './config/env.ts';
 import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
 import { healthRoutes } from './http/health-routes.ts';
-import { createHttpApp } from './http/http-app.ts';
+import { JSON_BODY_LIMIT_BYTES, createHttpApp } from './http/http-app.ts';
 import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
 import { completionEmails } from './delivery/email-recipient.ts';
 import { EmailRunner } from './delivery/email-runner.ts';
@@ -73,7 +73,8 @@ export interface StartOptions {
 
 export async function startApp(o: StartOptions): Promise<AppParts> {
   const { config, logger } = o;
-  const database = o.database ?? (await openDatabase(databaseTargetFor(config)));
+  const database =
+    o.database ?? (await openDatabase(databaseTargetFor(config), (error) => logger.warn({ err: error }, 'database connection lost')));
   const box = createSecretBox(o.encryptionKey);
   const appUrl = new URL(o.shopify.appUrl);
 
@@ -129,6 +130,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const app = createHttpApp({
     logger,
     webhookBodyLimitBytes: config.webhookBodyLimitBytes,
+    bodyBytesInFlight: config.bodyBytesInFlight,
     webhooks: {
       '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
       '/webhooks/refunds/create': refundsCreateWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
@@ -156,12 +158,13 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         appUrl: appUrl.origin,
         wakeWorker: () => worker.wake(),
         emails: { configured: emails !== undefined, wake: () => emails?.runner.wake() },
+        gatewaySlots: worker.gatewaySlots,
         logger,
         devSessionTokens: config.demo || config.nodeEnv === 'test',
       });
       mountOAuthRoutes(a, { shopify, sessions, shops, logger, adminApiOrigin: o.shopify.adminApiOrigin });
       a.get('/invoices/:file', invoicePdfRoute(database.db));
-      a.use(express.json({ limit: '1mb' }));
+      a.use(express.json({ limit: JSON_BODY_LIMIT_BYTES }));
     },
   });
 

@@ -38,6 +38,7 @@ const envSchema = z.object({
     .optional(),
 
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt.default(2 * 1024 * 1024),
+  BODY_BYTES_IN_FLIGHT: positiveInt.default(8 * 1024 * 1024),
   WORKER_ENABLED: boolish.default(true),
   WORKER_CONCURRENCY: positiveInt.default(16),
   WORKER_SHOP_CONCURRENCY: positiveInt.default(8),
@@ -104,6 +105,8 @@ export interface AppConfig {
   gatewayTimeoutMs: number;
   encryptionKey: Buffer | undefined;
   webhookBodyLimitBytes: number;
+  /** Bytes of request bodies read or handled at once; beyond, 503 with Retry-After. */
+  bodyBytesInFlight: number;
   worker: {
     enabled: boolean;
     concurrency: number;
@@ -172,6 +175,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if ((env.SMTP_URL === undefined) !== (env.MAIL_FROM === undefined)) {
     problems.push(env.SMTP_URL === undefined ? 'SMTP_URL: required with MAIL_FROM' : 'MAIL_FROM: required with SMTP_URL');
   }
+  if (env.BODY_BYTES_IN_FLIGHT < env.WEBHOOK_BODY_LIMIT_BYTES) {
+    problems.push(
+      `BODY_BYTES_IN_FLIGHT: must be at least WEBHOOK_BODY_LIMIT_BYTES (${env.WEBHOOK_BODY_LIMIT_BYTES}), or the largest webhook could never be read`,
+    );
+  }
   if (env.NODE_ENV === 'production') {
     if (demo) problems.push('NODE_ENV=production needs the Shopify and gateway settings (the demo never runs in production)');
     if (env.ENCRYPTION_KEY === undefined) problems.push('ENCRYPTION_KEY: required in production');
@@ -211,6 +219,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     encryptionKey: key === undefined ? undefined : Buffer.from(key, key.length === 64 ? 'hex' : 'base64'),
     webhookBodyLimitBytes: env.WEBHOOK_BODY_LIMIT_BYTES,
+    bodyBytesInFlight: env.BODY_BYTES_IN_FLIGHT,
     worker: {
       enabled: env.WORKER_ENABLED,
       concurrency: env.WORKER_CONCURRENCY,

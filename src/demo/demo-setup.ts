@@ -6,6 +6,7 @@ import { Session } from '@shopify/shopify-api';
 import { type AppParts, startApp } from '../app.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { Logger } from '../logger.ts';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from '../sandbox/sandbox-gateway.ts';
 import { startSandboxServer } from '../sandbox/sandbox-server.ts';
 import { startStoreSimulator } from '../shopify/store-simulator/store-simulator.ts';
@@ -94,8 +95,8 @@ export async function startDemo(config: AppConfig, logger: Logger): Promise<AppP
     webhookAddress: `${app.url}/webhooks/orders/paid`,
     ...(catcher ? { mailDir: demoMailDir(config.dataDir) } : {}),
   };
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  fs.writeFileSync(demoInfoFile(config.dataDir), JSON.stringify(info, null, 2));
+  privateDirectory(config.dataDir);
+  fs.writeFileSync(demoInfoFile(config.dataDir), JSON.stringify(info, null, 2), { mode: PRIVATE_FILE_MODE });
 
   console.log(
     [
