@@ -22,6 +22,7 @@ import {
   finishLeased,
   findCustomerDocuments,
   findDocument,
+  fiscalNumbersOf,
   insertBatch,
   listDocuments,
   notesAgainst,
@@ -35,6 +36,7 @@ import {
   queueStats,
   recordDelivery,
   recordGatewayCalls,
+  relatedDocuments,
   releaseLease,
   reserveFiscalNumber,
   retryDocuments,
@@ -691,13 +693,19 @@ describe.each(testDatabases)('documents store on $name', (target) => {
         nextAttemptAt: secondsFromNow(600),
       });
       const fresh = await put(db, shop, { status: 'pending', nextAttemptAt: secondsFromNow(600) });
+      const waiting = await put(db, shop, { kind: 'credit_note', status: 'waiting', nextAttemptAt: secondsFromNow(600) });
       const done = await put(db, shop, { status: 'completed' });
       expect(await retryShopDocument(db, uniqueShop('other'), stopped.id)).toBe(0);
       expect(await retryShopDocument(db, shop, stopped.id)).toBe(1);
       expect(await retryShopDocument(db, shop, backingOff.id)).toBe(1);
       expect(await reread(db, backingOff.id)).toMatchObject({ status: 'pending', attempts: 2, refreshSnapshot: false });
       expect((await reread(db, backingOff.id))!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      // A waiting note looks for its invoice again now.
+      expect(await retryShopDocument(db, shop, waiting.id)).toBe(1);
+      expect(await reread(db, waiting.id)).toMatchObject({ status: 'waiting', attempts: 0 });
+      expect((await reread(db, waiting.id))!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
       // Repeating it changes nothing more.
+      expect(await retryShopDocument(db, shop, waiting.id)).toBe(0);
       expect(await retryShopDocument(db, shop, backingOff.id)).toBe(0);
       expect(await retryShopDocument(db, shop, fresh.id)).toBe(0);
       expect(await retryShopDocument(db, shop, done.id)).toBe(0);
@@ -720,6 +728,54 @@ describe.each(testDatabases)('documents store on $name', (target) => {
       expect((await currentInvoice(db, shop, gid))?.id).toBe(replacement.id);
       expect(await currentInvoice(db, uniqueShop('other'), gid)).toBeUndefined();
       expect(await currentInvoice(db, shop, orderGid())).toBeUndefined();
+    });
+
+    it("relatives: an invoice's notes (the unlinked ones with the invoice no other replaced), a note's invoice", async () => {
+      const shop = await addShop(db, 'related');
+      const gid = orderGid();
+      const original = await put(db, shop, {
+        orderGid: gid,
+        createdAt: secondsFromNow(-40),
+        branchCode: '0000',
+        billingPoint: '001',
+        fiscalNumber: 7,
+      });
+      const replacement = await put(db, shop, {
+        orderGid: gid,
+        sourceKey: `${gid}#2`,
+        replacesId: original.id,
+        createdAt: secondsFromNow(-30),
+      });
+      const ofOriginal = await put(db, shop, {
+        kind: 'credit_note',
+        orderGid: gid,
+        invoiceId: original.id,
+        createdAt: secondsFromNow(-20),
+      });
+      const unlinked = await put(db, shop, { kind: 'credit_note', orderGid: gid, status: 'waiting', createdAt: secondsFromNow(-10) });
+      const linked = await put(db, shop, { kind: 'credit_note', orderGid: gid, invoiceId: replacement.id });
+      const other = await put(db, shop, { kind: 'credit_note', invoiceId: original.id });
+
+      const related = async (doc: DocumentRow) => {
+        const r = await relatedDocuments(db, doc);
+        return { invoice: r.invoice?.id, notes: ids(r.notes) };
+      };
+      expect(await related(original)).toEqual({ invoice: undefined, notes: [ofOriginal.id] });
+      expect(await related(replacement)).toEqual({ invoice: undefined, notes: [unlinked.id, linked.id] });
+      expect(await related(ofOriginal)).toEqual({ invoice: original.id, notes: [] });
+      expect(await related(unlinked)).toEqual({ invoice: replacement.id, notes: [] });
+      // Another order's note names an invoice of this one: not its order's, so not found among its relatives.
+      expect(await related(other)).toEqual({ invoice: undefined, notes: [] });
+      expect(await related({ ...original, shop: uniqueShop('other') })).toEqual({ invoice: undefined, notes: [] });
+
+      expect(await fiscalNumbersOf(db, shop, [original.id, replacement.id])).toEqual(
+        expect.arrayContaining([
+          { id: original.id, branchCode: '0000', billingPoint: '001', fiscalNumber: 7 },
+          { id: replacement.id, branchCode: null, billingPoint: null, fiscalNumber: null },
+        ]),
+      );
+      expect(await fiscalNumbersOf(db, uniqueShop('other'), [original.id])).toEqual([]);
+      expect(await fiscalNumbersOf(db, shop, [])).toEqual([]);
     });
 
     it('notes against an invoice: those holding a document, oldest first, but the one asking and skipped ones', async () => {

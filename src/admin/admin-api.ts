@@ -30,15 +30,15 @@ import { testGatewayConnection } from './connection-test.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../documents/document-state.ts';
 import {
   countByStatus,
-  documentCalls,
   findDocument,
+  fiscalNumbersOf,
   listDocuments,
-  pdfToken,
   retryDocuments,
   retryShopDocument,
 } from '../documents/store/index.ts';
 import { decodeCursor, encodeCursor, isUuid, parseSearch } from './list-params.ts';
-import { documentDetail, documentSummary, type ShopState } from './invoice-view.ts';
+import { findDetail, shopState } from './document-detail.ts';
+import { documentSummary, fiscalNumbers } from './invoice-view.ts';
 import { localize, render } from '../messages/catalogue.ts';
 import { calendarDate, isCursorTime, jsonObjectBody, perShopRateLimit } from './request-guards.ts';
 import { requireSessionToken, shopOf } from './session-token.ts';
@@ -174,10 +174,6 @@ async function shopView(deps: AdminApiDeps, shop: Shop) {
   };
 }
 
-function shopState(shop: Shop | undefined): ShopState {
-  return { enabled: shop?.enabled ?? false, pausedReason: shop?.pausedReason ?? null };
-}
-
 function notInstalled(res: Response): void {
   res.status(404).json({ error: 'this shop has not installed the app' });
 }
@@ -301,8 +297,11 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
       deps.shops.get(shop),
     ]);
     const state = shopState(shopRow);
+    // A note's row names its invoice's number.
+    const invoiceIds = new Set(page.rows.map((r) => r.invoiceId).filter((i) => i !== null));
+    const numbers = fiscalNumbers(await fiscalNumbersOf(deps.db, shop, [...invoiceIds]));
     res.json({
-      invoices: page.rows.map((r) => documentSummary(r, state)),
+      invoices: page.rows.map((r) => documentSummary(r, state, numbers)),
       nextCursor: page.next ? encodeCursor(page.next) : null,
     });
   });
@@ -321,16 +320,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     res.json({ retried, counts: await countByStatus(deps.db, shop) });
   });
 
-  const detail = async (shop: string, id: string) => {
-    const row = await findDocument(deps.db, id, shop);
-    if (!row) return undefined;
-    const [shopRow, token, calls] = await Promise.all([
-      deps.shops.get(shop),
-      pdfToken(deps.db, shop, id),
-      documentCalls(deps.db, id, shop),
-    ]);
-    return documentDetail({ row, shop: shopState(shopRow), pdfToken: token, appUrl: deps.appUrl, calls });
-  };
+  const detail = (shop: string, id: string) => findDetail(deps, shop, id);
 
   router.get('/invoices/:id', ...guarded, async (req, res) => {
     const id = invoiceId(req, res);

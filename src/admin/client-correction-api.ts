@@ -10,11 +10,11 @@ import { type ClientFields, clientFields } from '../../mappers/client-fields.ts'
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import type { Db } from '../db/database.ts';
 import { type CorrectionOutcome, correctClient, correctionRefusal, isCorrectable } from '../documents/correct-client.ts';
-import { type DocumentRow, documentCalls, findDocument, pdfToken } from '../documents/store/index.ts';
+import { type DocumentRow, findDocument } from '../documents/store/index.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
 import { zodProblems } from './admin-api.ts';
-import { documentDetail } from './invoice-view.ts';
+import { detailOf } from './document-detail.ts';
 import { isUuid } from './list-params.ts';
 import { type SessionTokenDeps, requireSessionToken, shopOf } from './session-token.ts';
 
@@ -82,7 +82,7 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
       deps.logger.info({ shop, invoiceId: id, client: parsed.data.type }, 'admin: client corrected, invoice requeued');
       deps.wakeWorker();
     }
-    await answer(res, shop, outcome);
+    await answer(res, outcome);
   });
 
   router.delete('/invoices/:id/client', auth, async (req, res) => {
@@ -91,7 +91,7 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
     const shop = shopOf(res);
     const outcome = await correctClient(deps.db, { id, shop }, null);
     if (outcome.kind === 'done') deps.logger.info({ shop, invoiceId: id }, 'admin: client correction removed');
-    await answer(res, shop, outcome);
+    await answer(res, outcome);
   });
 
   // A body that is not JSON: say so, without repeating it (the parser's own message quotes the text).
@@ -108,7 +108,7 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
     return row;
   }
 
-  async function answer(res: Response, shop: string, outcome: CorrectionOutcome): Promise<void> {
+  async function answer(res: Response, outcome: CorrectionOutcome): Promise<void> {
     if (outcome.kind === 'not_found') {
       res.status(404).json({ error: 'invoice not found' });
       return;
@@ -117,13 +117,7 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
       res.status(409).json({ error: outcome.reason, status: outcome.status });
       return;
     }
-    const [shopRow, token, calls] = await Promise.all([
-      deps.shops.get(shop),
-      pdfToken(deps.db, shop, outcome.doc.id),
-      documentCalls(deps.db, outcome.doc.id, shop),
-    ]);
-    const state = { enabled: shopRow?.enabled ?? false, pausedReason: shopRow?.pausedReason ?? null };
-    res.json({ invoice: documentDetail({ row: outcome.doc, shop: state, pdfToken: token, appUrl: deps.appUrl, calls }) });
+    res.json({ invoice: await detailOf(deps, outcome.doc) });
   }
 
   return router;

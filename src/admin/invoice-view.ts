@@ -1,10 +1,17 @@
 // Documents as the admin API shows them: amounts as cents and text, the fiscal number as merchants read it, and for
 // anything not authorized the reason, rendered from the message catalogue in Spanish and English. Pure, no I/O.
 import { type ClientCorrection, storedCorrection } from '../../mappers/client-correction.ts';
+import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway-document.ts';
 import { formatCents } from '../../mappers/money.ts';
 import { isCorrectable } from '../documents/correct-client.ts';
 import type { DocumentStatus } from '../documents/document-state.ts';
-import { type DocumentListRow, type DocumentRow, type GatewayCallRow, formatFiscalNumber } from '../documents/store/index.ts';
+import {
+  type DocumentListRow,
+  type DocumentRow,
+  type GatewayCallRow,
+  type RelatedDocument,
+  formatFiscalNumber,
+} from '../documents/store/index.ts';
 import { CREDENTIAL_FIELDS } from '../gateway/gateway-types.ts';
 import { localize, localizeProblems, reasonAction, reasonTitle } from '../messages/catalogue.ts';
 import { type Localized, type Message, asMessage } from '../messages/message.ts';
@@ -77,6 +84,8 @@ export interface DocumentSummary {
   /** A credit note's invoice; an invoice that replaces another. */
   invoiceId: string | null;
   replacesId: string | null;
+  /** A credit note's invoice's fiscal number, once the note is linked to it. */
+  invoiceNumber: string | null;
   status: string;
   step: string;
   /** True once the gateway authorized it (the PDF and the write-back may still be on their way). */
@@ -95,7 +104,16 @@ export interface DocumentSummary {
   notice: Localized | null;
 }
 
-export function documentSummary(row: Omit<DocumentListRow, 'cursorAt' | 'shop'>, shop: ShopState): DocumentSummary {
+type SummaryRow = Omit<DocumentListRow, 'cursorAt' | 'shop'>;
+type NumberRow = Pick<DocumentRow, 'id' | 'branchCode' | 'billingPoint' | 'fiscalNumber'>;
+
+/** Fiscal numbers by document id, as merchants read them (the numbered ones only). */
+export function fiscalNumbers(rows: readonly NumberRow[]): ReadonlyMap<string, string> {
+  return new Map(rows.filter((r) => r.fiscalNumber !== null).map((r) => [r.id, formatFiscalNumber(r)]));
+}
+
+/** `numbers`: fiscal numbers by id, holding the row's invoice's when the row is a linked credit note. */
+export function documentSummary(row: SummaryRow, shop: ShopState, numbers: ReadonlyMap<string, string>): DocumentSummary {
   const notice = asMessage(row.notice);
   return {
     id: row.id,
@@ -105,6 +123,7 @@ export function documentSummary(row: Omit<DocumentListRow, 'cursorAt' | 'shop'>,
     orderGid: row.orderGid,
     invoiceId: row.invoiceId,
     replacesId: row.replacesId,
+    invoiceNumber: row.invoiceId === null ? null : (numbers.get(row.invoiceId) ?? null),
     status: row.status,
     step: row.step,
     authorized: row.cufe !== null,
@@ -189,6 +208,25 @@ export interface DocumentDetail extends DocumentSummary {
   /** The merchant's correction of the client, applied over what the order says. */
   clientCorrection: ClientCorrection | null;
   calls: GatewayCallView[];
+  /** A credit note's refund (its GID in Shopify). */
+  refundId: string | null;
+  /** A credit note's invoice (linked, or the order's invoice it waits for). */
+  invoice: RelatedView | null;
+  /** A credit note's reference to its invoice as mapped (DESIGN §9); null before the note is mapped. */
+  reference: NoteReference | null;
+  /** An invoice's credit notes, oldest first. */
+  creditNotes: RelatedView[];
+}
+
+/** A related document as the detail lists it: enough to show it and link to it. */
+export interface RelatedView extends DocumentSummary {
+  pdfUrl: string | null;
+}
+
+export interface NoteReference {
+  cufe: string;
+  /** The invoice's dateBroadcast as the note carries it (Panama time, -05:00). */
+  date: string;
 }
 
 export function documentDetail(o: {
@@ -197,10 +235,14 @@ export function documentDetail(o: {
   pdfToken: string | undefined;
   appUrl: string;
   calls: GatewayCallRow[];
+  related: { invoice: RelatedDocument | undefined; notes: RelatedDocument[] };
 }): DocumentDetail {
-  const { row } = o;
+  const { row, related } = o;
+  const numbers = fiscalNumbers([row, ...(related.invoice ? [related.invoice] : [])]);
+  const view = (r: RelatedDocument): RelatedView => ({ ...documentSummary(r, o.shop, numbers), pdfUrl: pdfUrl(o.appUrl, r.pdfToken) });
+  const note = row.kind === 'credit_note';
   return {
-    ...documentSummary(row, o.shop),
+    ...documentSummary(row, o.shop, numbers),
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt.toISOString(),
     branchCode: row.branchCode,
@@ -211,20 +253,36 @@ export function documentDetail(o: {
     writtenBackAt: row.writtenBackAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),
     document: redactSecrets(row.document),
-    pdfUrl: o.pdfToken ? `${o.appUrl}/invoices/${o.pdfToken}.pdf` : null,
+    pdfUrl: pdfUrl(o.appUrl, o.pdfToken),
     orderAdminUrl: orderAdminUrl(row.shop, row.orderGid),
     retryable: isRetryableByHand(row),
     correctable: isCorrectable(row),
     clientCorrection: storedCorrection(row.clientOverride) ?? null,
     calls: o.calls.map(gatewayCallView),
+    refundId: note ? row.sourceKey : null,
+    invoice: related.invoice ? view(related.invoice) : null,
+    reference: note ? noteReference(row.document as GatewayDocument | null) : null,
+    creditNotes: related.notes.map(view),
   };
 }
 
-/** Retry is offered where it changes something (retryShopDocument). */
+/** A PDF's link: the app's address and the token that is its only credential. */
+export function pdfUrl(appUrl: string, token: string | null | undefined): string | null {
+  return token ? `${appUrl}/invoices/${token}.pdf` : null;
+}
+
+/** The invoice a note names, as its document carries it (REFERENCE_FIELDS). */
+function noteReference(document: GatewayDocument | null): NoteReference | null {
+  const first = document?.dataTransaction[REFERENCE_FIELDS.list]?.[0];
+  return first ? { cufe: first[REFERENCE_FIELDS.cufe], date: first[REFERENCE_FIELDS.date] } : null;
+}
+
+/** Retry is offered where it changes something (retryShopDocument); a waiting document looks again at once. */
 export function isRetryableByHand(row: Pick<DocumentRow, 'status' | 'lastErrorKind'>): boolean {
   return (
     row.status === 'failed' ||
     row.status === 'needs_attention' ||
-    ((row.status === 'pending' || row.status === 'waiting') && row.lastErrorKind !== null)
+    row.status === 'waiting' ||
+    (row.status === 'pending' && row.lastErrorKind !== null)
   );
 }

@@ -5,7 +5,8 @@ import { type RequestHandler, Router } from 'express';
 import type { Db } from '../db/database.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
 import { orderDocuments } from '../documents/store/index.ts';
-import { type DocumentSummary, documentSummary, isRetryableByHand } from './invoice-view.ts';
+import { shopState } from './document-detail.ts';
+import { type DocumentSummary, documentSummary, fiscalNumbers, isRetryableByHand, pdfUrl } from './invoice-view.ts';
 import { type SessionTokenDeps, requireSessionToken, shopOf } from './session-token.ts';
 
 export interface OrderDocumentsDeps extends SessionTokenDeps {
@@ -44,12 +45,14 @@ export function orderDocumentsRouter(deps: OrderDocumentsDeps): Router {
     }
     const shop = shopOf(res);
     const [rows, shopRow] = await Promise.all([orderDocuments(deps.db, shop, orderGid), deps.shops.get(shop)]);
-    const state = { enabled: shopRow?.enabled ?? false, pausedReason: shopRow?.pausedReason ?? null };
+    const state = shopState(shopRow);
+    // A note's invoice is one of the order's documents.
+    const numbers = fiscalNumbers(rows);
     const body: OrderDocuments = {
       orderGid,
       documents: rows.map((row) => ({
-        ...documentSummary(row, state),
-        pdfUrl: row.pdfToken ? `${deps.appUrl}/invoices/${row.pdfToken}.pdf` : null,
+        ...documentSummary(row, state, numbers),
+        pdfUrl: pdfUrl(deps.appUrl, row.pdfToken),
         retryable: isRetryableByHand(row),
       })),
     };

@@ -1,10 +1,12 @@
 // Statements that see an order's documents together: the sweep's "which orders have no invoice", a credit note's
-// invoice and the notes already issued against it, and waking the notes that wait for an invoice.
+// invoice and the notes already issued against it, waking the notes that wait for an invoice, and the relatives
+// people see together (an invoice's notes, a note's invoice).
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { documents, webhookDeliveries } from '../../db/schema.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
 import { updateLeased } from './lease-statements.ts';
+import { type DocumentListRow, orderDocuments } from './query-statements.ts';
 
 /** Outcomes the webhook intake records when it deliberately does not invoice: the sweep respects them. */
 export const NOT_PROCESSED_OUTCOMES = ['shop_not_installed', 'shop_not_enabled'];
@@ -140,4 +142,41 @@ export async function saveNoteIfCreditedUnchanged(
     if (!same) return 'stale';
     return updateLeased(tx, note, owner, leaseMs, patch);
   });
+}
+
+export type RelatedDocument = DocumentListRow & { pdfToken: string | null };
+
+/**
+ * A document's relatives among its order's documents (one query): an invoice's credit notes, or a note's invoice.
+ * A note not linked yet (its invoice was not authorized when it last looked) belongs to the order's invoice that no
+ * other invoice replaces, as it will be linked when it goes.
+ */
+export async function relatedDocuments(
+  db: Db,
+  doc: Pick<DocumentRow, 'id' | 'shop' | 'kind' | 'orderGid' | 'invoiceId'>,
+): Promise<{ invoice: RelatedDocument | undefined; notes: RelatedDocument[] }> {
+  const rows = await orderDocuments(db, doc.shop, doc.orderGid);
+  const replaced = new Set(rows.map((r) => r.replacesId));
+  const current = rows.findLast((r) => r.kind === 'invoice' && !replaced.has(r.id));
+  const invoiceOf = (note: Pick<DocumentRow, 'invoiceId'>) => (note.invoiceId === null ? current?.id : note.invoiceId);
+  if (doc.kind === 'credit_note') return { invoice: rows.find((r) => r.id === invoiceOf(doc)), notes: [] };
+  return { invoice: undefined, notes: rows.filter((r) => r.kind === 'credit_note' && invoiceOf(r) === doc.id) };
+}
+
+/** The fiscal numbers of these documents of a shop, by id (the invoices of a page of notes). */
+export async function fiscalNumbersOf(
+  db: Db,
+  shop: string,
+  ids: readonly string[],
+): Promise<Pick<DocumentRow, 'id' | 'branchCode' | 'billingPoint' | 'fiscalNumber'>[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: documents.id,
+      branchCode: documents.branchCode,
+      billingPoint: documents.billingPoint,
+      fiscalNumber: documents.fiscalNumber,
+    })
+    .from(documents)
+    .where(and(eq(documents.shop, shop), inArray(documents.id, [...ids])));
 }

@@ -213,7 +213,8 @@ export async function retryDocuments(db: Db, filter: RetryFilter): Promise<numbe
 
 /**
  * "Retry" on one document of a shop: failed and needs-attention go back to the queue; a pending one waiting out a
- * backoff after an error is made due now. Anything else is left alone, so repeating the call changes nothing more.
+ * backoff after an error, or a waiting one (a credit note and its invoice), is made due now. Anything else is left
+ * alone, so repeating the call changes nothing more.
  */
 export async function retryShopDocument(db: Db, shop: string, id: string): Promise<number> {
   const requeued = await retryDocuments(db, { shop, ids: [id] });
@@ -225,8 +226,7 @@ export async function retryShopDocument(db: Db, shop: string, id: string): Promi
       and(
         eq(documents.shop, shop),
         eq(documents.id, id),
-        inArray(documents.status, ['pending', 'waiting']),
-        isNotNull(documents.lastErrorKind),
+        or(eq(documents.status, 'waiting'), and(eq(documents.status, 'pending'), isNotNull(documents.lastErrorKind))),
         sql`${documents.nextAttemptAt} > now()`,
       ),
     )
