@@ -154,8 +154,8 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await hash('#/facturas');
     await row('#11001', 'completed').waitFor(WAIT);
     const cells = await row('#11001').locator('td').allTextContents();
-    expect(cells.slice(0, 4)).toEqual(['#11001', '0000-001-0000000001', 'USD 75.78', 'Autorizada']);
-    expect(cells[6]).toBe('—');
+    expect(cells.slice(0, 5)).toEqual(['#11001', 'Factura', '0000-001-0000000001', 'USD 75.78', 'Autorizada']);
+    expect(cells[7]).toBe('—');
     expect(await page.locator('.filter-tab[data-status="completed"] .filter-tab__count').textContent()).toBe('1');
     await shot('admin-invoices');
 
@@ -271,7 +271,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
 
     await hash('#/facturas');
     await row('#13003', 'completed').waitFor(WAIT);
-    expect(await row('#13003').locator('td').nth(1).textContent()).toBe('0000-001-0000000003');
+    expect(await row('#13003').locator('td[data-label="Número fiscal"]').textContent()).toBe('0000-001-0000000003');
     await page.locator('#paused-banner').waitFor({ state: 'detached', ...WAIT });
   });
 

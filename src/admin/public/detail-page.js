@@ -1,8 +1,9 @@
-// Detalle: one invoice — its state and reason, the PDF, the QR (an image the app draws, and its address)
-// and the Shopify order, the document sent, and each gateway call (credentials never reach the page).
-// Dates are Panama's, and the summary says so.
+// Detalle: one invoice or credit note — its state and reason, the PDF, the QR (an image the app draws, and its
+// address) and the Shopify order, an invoice's notes or a note's invoice, the document sent, and each gateway call
+// (credentials never reach the page). Dates are Panama's, and the summary says so.
 import { ApiError, api, errorText } from './api.js';
 import { clientCorrectionCard, loadClientForm } from './client-correction.js';
+import { creditNotesCard, noteInvoiceCard } from './credit-notes.js';
 import { banner, busy, button, card, clear, field, h, linkButton, toast } from './dom.js';
 import { emailCard, loadEmails } from './email-card.js';
 import { t } from './i18n.js';
@@ -57,7 +58,7 @@ export async function renderDetail(container, ctx, id) {
    */
   function show(invoice, emails, clientForm) {
     clear(container).append(...view(invoice, emails, clientForm));
-    if (invoice.status === 'pending') {
+    if ([invoice, ...invoice.creditNotes].some((d) => d.status === 'pending')) {
       timer = window.setTimeout(async () => {
         await ctx.refreshShop().catch(() => undefined);
         if (!disposed) await load();
@@ -81,7 +82,7 @@ export async function renderDetail(container, ctx, id) {
       retry.addEventListener('click', () =>
         busy(retry, t('settings.saving'), async () => {
           const result = await api('POST', `/api/invoices/${encodeURIComponent(inv.id)}/retry`);
-          toast(result.retried > 0 ? t('detail.retried') : t('detail.retryNothing'));
+          toast(result.retried > 0 ? t(`detail.retried.${inv.kind}`) : t('detail.retryNothing'));
           await ctx.refreshShop().catch(() => undefined);
         }).then(() => load()),
       );
@@ -99,7 +100,7 @@ export async function renderDetail(container, ctx, id) {
       h(
         'div',
         { class: 'page__header' },
-        h('h1', { class: 'page__title' }, t('detail.title', { order: inv.orderName }), ' ', statusBadge(inv)),
+        h('h1', { class: 'page__title' }, t(`detail.title.${inv.kind}`, { order: inv.orderName }), ' ', statusBadge(inv)),
         h('div', { class: 'page__actions' }, actions),
       ),
     ];
@@ -112,7 +113,9 @@ export async function renderDetail(container, ctx, id) {
         h(
           'div',
           { class: 'layout__main' },
+          noteInvoiceCard(inv),
           clientForm ? clientCorrectionCard(inv, clientForm, corrected) : null,
+          creditNotesCard(inv),
           documentCard(inv),
           emailCard(inv, emails, load),
           callsCard(inv),
@@ -285,7 +288,7 @@ export async function renderDetail(container, ctx, id) {
           h(
             'div',
             { class: 'summary__row totals__grand' },
-            h('dt', null, t('detail.doc.invoiceTotal')),
+            h('dt', null, t(`detail.doc.total.${inv.kind}`)),
             h('dd', { id: 'document-total' }, money(totals.totalInvoice)),
           ),
         ),

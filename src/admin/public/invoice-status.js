@@ -16,6 +16,9 @@ export function statusBadge(inv) {
       return badge(t('status.failed'), 'critical');
     case 'skipped':
       return badge(t('status.skipped'), 'neutral');
+    // A credit note waiting for its invoice (or its refund): it goes on by itself.
+    case 'waiting':
+      return badge(t('status.waiting'), 'attention');
     case 'pending':
       if (inv.authorized)
         return badge(t('status.authorizedFinishing'), 'success', h('span', { class: 'badge__note' }, ` · ${t('status.finishing')}`));

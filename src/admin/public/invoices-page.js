@@ -1,16 +1,19 @@
-// Facturas: counts per status as tabs, search and date filters, a data table paged by cursor, retry-all.
-// Filters live in the address (#/facturas?status=…&q=…&from=…&to=…&page=…) so back and forward work.
+// Facturas: counts per status as tabs, type, search and date filters, a data table paged by cursor, retry-all.
+// Filters live in the address (#/facturas?status=…&kind=…&q=…&from=…&to=…&page=…) so back and forward work.
 // At phone width each row stacks into a block, its cells labelled (styles/phone.css, .data-table--stack).
 import { api, errorText } from './api.js';
 import { busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
+import { detailHref, kindLabel } from './credit-notes.js';
 import { formatDateTime, formatMoney, shortCufe } from './format.js';
 import { reasonSummary, statusBadge } from './invoice-status.js';
 
 /** @typedef {import('./page-types').InvoiceSummary} InvoiceSummary */
-/** @typedef {{ status: string, q: string, from: string, to: string, page: number }} Filters */
+/** @typedef {{ status: string, kind: string, q: string, from: string, to: string, page: number }} Filters */
 
-const TABS = ['all', 'needs_attention', 'failed', 'pending', 'completed', 'skipped'];
+const TABS = ['all', 'needs_attention', 'failed', 'pending', 'waiting', 'completed', 'skipped'];
+/** The document types ('' is both). */
+const KINDS = ['', 'invoice', 'credit_note'];
 const PAGE_SIZE = 50;
 const REFRESH_MS = 2000;
 
@@ -19,14 +22,16 @@ const cursorsByFilter = new Map();
 
 /** @param {Filters} f */
 function filterKey(f) {
-  return JSON.stringify([f.status, f.q, f.from, f.to]);
+  return JSON.stringify([f.status, f.kind, f.q, f.from, f.to]);
 }
 
 /** @param {URLSearchParams} params @returns {Filters} */
 function readFilters(params) {
   const status = params.get('status') ?? '';
+  const kind = params.get('kind') ?? '';
   return {
     status: TABS.includes(status) ? status : 'all',
+    kind: KINDS.includes(kind) ? kind : '',
     q: params.get('q') ?? '',
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
@@ -38,6 +43,7 @@ function readFilters(params) {
 function filtersHash(f) {
   const p = new URLSearchParams();
   if (f.status && f.status !== 'all') p.set('status', f.status);
+  if (f.kind) p.set('kind', f.kind);
   if (f.q) p.set('q', f.q);
   if (f.from) p.set('from', f.from);
   if (f.to) p.set('to', f.to);
@@ -110,8 +116,16 @@ export async function renderInvoices(container, ctx) {
   });
   const from = h('input', { type: 'date', id: 'from', class: 'input', value: filters.from, 'aria-label': t('invoices.from') });
   const to = h('input', { type: 'date', id: 'to', class: 'input', value: filters.to, 'aria-label': t('invoices.to') });
+  const kind = h(
+    'select',
+    { id: 'kind-filter', class: 'input select', 'aria-label': t('kinds.label') },
+    KINDS.map((k) => h('option', { value: k, selected: k === filters.kind }, t(`kinds.${k || 'all'}`))),
+  );
   const apply = () =>
-    ctx.navigate(filtersHash({ status: filters.status, q: search.value.trim(), from: from.value, to: to.value, page: 1 }));
+    ctx.navigate(
+      filtersHash({ status: filters.status, kind: kind.value, q: search.value.trim(), from: from.value, to: to.value, page: 1 }),
+    );
+  kind.addEventListener('change', apply);
   const filterBar = h(
     'form',
     { class: 'filters', onsubmit: (/** @type {Event} */ e) => (e.preventDefault(), apply()) },
@@ -122,13 +136,14 @@ export async function renderInvoices(container, ctx) {
       h('span', { class: 'filters__icon', 'aria-hidden': 'true' }, '⌕'),
       search,
     ),
+    h('label', { class: 'filters__kind' }, h('span', { class: 'visually-hidden' }, t('kinds.label')), kind),
     h('label', { class: 'filters__date' }, h('span', { class: 'filters__label' }, t('invoices.from')), from),
     h('label', { class: 'filters__date' }, h('span', { class: 'filters__label' }, t('invoices.to')), to),
     button(t('invoices.apply'), { type: 'submit', id: 'apply-filters' }),
     filters.q || filters.from || filters.to
       ? button(t('invoices.clear'), {
           variant: 'plain',
-          onClick: () => ctx.navigate(filtersHash({ status: filters.status, q: '', from: '', to: '', page: 1 })),
+          onClick: () => ctx.navigate(filtersHash({ status: filters.status, kind: filters.kind, q: '', from: '', to: '', page: 1 })),
         })
       : null,
   );
@@ -154,6 +169,7 @@ export async function renderInvoices(container, ctx) {
     clearTimeout(timer);
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (filters.status !== 'all') query.set('status', filters.status);
+    if (filters.kind) query.set('kind', filters.kind);
     if (filters.q) query.set('q', filters.q);
     if (filters.from) query.set('from', filters.from);
     if (filters.to) query.set('to', filters.to);
@@ -195,7 +211,7 @@ export async function renderInvoices(container, ctx) {
   /** @param {InvoiceSummary[]} invoices */
   function renderTable(invoices) {
     if (invoices.length === 0) {
-      const filtered = filters.status !== 'all' || filters.q || filters.from || filters.to;
+      const filtered = filters.status !== 'all' || filters.kind || filters.q || filters.from || filters.to;
       clear(body).append(
         h(
           'div',
@@ -214,6 +230,7 @@ export async function renderInvoices(container, ctx) {
         'tr',
         null,
         h('th', { scope: 'col' }, t('invoices.col.order')),
+        h('th', { scope: 'col' }, t('invoices.col.type')),
         h('th', { scope: 'col' }, t('invoices.col.number')),
         h('th', { scope: 'col', class: 'num' }, t('invoices.col.amount')),
         h('th', { scope: 'col' }, t('invoices.col.status')),
@@ -226,12 +243,12 @@ export async function renderInvoices(container, ctx) {
     const cell = (/** @type {string} */ column, /** @type {string} */ cls, /** @type {import('./dom.js').Child} */ content) =>
       h('td', { class: cls, 'data-label': t(`invoices.col.${column}`) }, content);
     const rows = invoices.map((inv) => {
-      const href = `#/facturas/${encodeURIComponent(inv.id)}`;
+      const href = detailHref(inv);
       return h(
         'tr',
         {
           class: 'row-link',
-          dataset: { id: inv.id, order: inv.orderName, status: inv.status },
+          dataset: { id: inv.id, order: inv.orderName, status: inv.status, kind: inv.kind },
           onclick: (/** @type {MouseEvent} */ e) => (e.target instanceof Element && e.target.closest('a') ? undefined : ctx.navigate(href)),
         },
         h(
@@ -240,6 +257,7 @@ export async function renderInvoices(container, ctx) {
           h('a', { href, class: 'row-link__anchor' }, inv.orderName),
           inv.test ? h('span', { class: 'badge badge--neutral badge--small' }, t('invoices.test')) : null,
         ),
+        cell('type', '', kindLabel(inv)),
         cell('number', 'mono', inv.fiscalNumber ?? '—'),
         cell('amount', 'num', formatMoney(inv.totalCents, inv.currency)),
         cell('status', 'status-cell', statusBadge(inv)),
