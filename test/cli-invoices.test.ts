@@ -1,7 +1,8 @@
 // `invoices list|show|retry` in process, on both databases: no control character from data reaches the
 // terminal (issue 14 item 5: order names, buyer attributes, gateway messages were printed raw) while
 // --json stays exact JSON; the page's status words, Panama times, the gateway calls, and retry --failed
-// taking needs-attention too, like the page's button (issue 17).
+// taking needs-attention too, like the page's button (issue 17); credit notes by kind, under their invoice, and
+// their invoice, reference and refund (issue 15).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext, CliIo } from '../src/cli/cli-context.ts';
@@ -16,6 +17,8 @@ import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
 import { testDatabases } from './support/databases.ts';
 import { invoiceRow, legacyMessage } from './support/documents.ts';
+import { message } from '../src/messages/message.ts';
+import { REFERENCE_FIELDS } from '../mappers/gateway-document.ts';
 
 const SHOP = 'tienda-terminal.myshopify.com';
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -117,14 +120,14 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
   it('list: the page’s words, Panama times, and data made visible, never obeyed', async () => {
     const { code, out } = await cli('list', '--shop', SHOP);
     expect(code).toBe(0);
-    expect(out[0]).toMatch(/^ID +SHOP +ORDER +STATUS +STEP +NUMBER +TOTAL +CREATED \(PANAMÁ\) +LAST ERROR$/);
+    expect(out[0]).toMatch(/^ID +SHOP +ORDER +KIND +STATUS +STEP +NUMBER +TOTAL +CREATED \(PANAMÁ\) +LAST ERROR$/);
     const row = (n: number) => out.find((l) => l.startsWith(id(n)))!.replace(/ {2,}/g, ' | ');
     expect(row(1)).toBe(
-      `${id(1)} | ${SHOP} | #1001\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31m\\u007f\\u202e\\u000aFAKE LINE | Authorized | done | 0000-001-0000000001 | 75.78 USD | 25/11/2026 02:32`,
+      `${id(1)} | ${SHOP} | #1001\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31m\\u007f\\u202e\\u000aFAKE LINE | invoice | Authorized | done | 0000-001-0000000001 | 75.78 USD | 25/11/2026 02:32`,
     );
     expect(row(2)).toMatch(
       new RegExp(
-        `^${id(2)} \\| ${SHOP} \\| #1002 \\| Needs attention \\| send \\| - \\| 75\\.78 USD \\| 31/12/2025 23:59 \\| The cart attribute "ruc" holds \\\\u001b\\[2J`,
+        `^${id(2)} \\| ${SHOP} \\| #1002 \\| invoice \\| Needs attention \\| send \\| - \\| 75\\.78 USD \\| 31/12/2025 23:59 \\| The cart attribute "ruc" holds \\\\u001b\\[2J`,
       ),
     );
     expect(row(3)).toContain(' | Failed | ');
@@ -180,7 +183,7 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
     const bad = await cli('list', '--status', 'bogus');
     expect(bad.code).toBe(2);
     expect(bad.err[0]).toBe(
-      'invoices list: --status must be one of Queued (pending), waiting, Needs attention (needs_attention), Failed (failed), Authorized (completed), Skipped (skipped)',
+      'invoices list: --status must be one of Queued (pending), Waiting (waiting), Needs attention (needs_attention), Failed (failed), Authorized (completed), Skipped (skipped)',
     );
   });
 
@@ -193,14 +196,118 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
     expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [id(1)]: 'completed', [id(2)]: 'pending', [id(3)]: 'pending' });
     const queued = await cli('list', '--status', 'queued');
     // Queued again: #1002 after its mapping error (Retrying, as the page says), #1003 of a shop not enabled (On hold).
-    expect(queued.out.slice(1).map((l) => l.split(/ {2,}/).slice(2, 4))).toEqual([
-      ['#1002', 'Retrying'],
-      ['#1003', 'On hold'],
+    expect(queued.out.slice(1).map((l) => l.split(/ {2,}/).slice(2, 5))).toEqual([
+      ['#1002', 'invoice', 'Retrying'],
+      ['#1003', 'invoice', 'On hold'],
     ]);
     expect((await cli('retry', '--failed', '--status', 'completed')).code).toBe(2);
     const completed = await cli('retry', id(1));
     expect(completed.err).toEqual([
       `invoices retry: invoice ${id(1)} is Authorized: only failed or needs-attention invoices can be retried`,
+    ]);
+  });
+
+  it('credit notes: list --kind, an invoice’s notes, and a note’s invoice, reference and refund in show', async () => {
+    const invoiceCufe = 'FE0120000155596713-2-2015-5900002026112100000000020010123784932448';
+    const noteCufe = 'FE0420000155596713-2-2015-5900002026112600000000010010123784932441';
+    const base = { shop: SHOP, currency: 'USD', snapshot: {} };
+    await database.db.insert(documents).values([
+      invoiceRow({
+        ...base,
+        id: id(11),
+        orderGid: 'gid://shopify/Order/11',
+        orderName: '#1011',
+        totalCents: 7578,
+        status: 'completed',
+        step: 'done',
+        branchCode: '0000',
+        billingPoint: '001',
+        fiscalNumber: 2,
+        cufe: invoiceCufe,
+        createdAt: new Date('2026-11-25T07:00:00Z'),
+      }),
+      {
+        ...base,
+        id: id(12),
+        kind: 'credit_note',
+        documentType: '04',
+        sourceKey: 'gid://shopify/Refund/9400000000077',
+        orderGid: 'gid://shopify/Order/11',
+        orderName: '#1011',
+        invoiceId: id(11),
+        totalCents: 2622,
+        status: 'completed',
+        step: 'done',
+        branchCode: '0000',
+        billingPoint: '001',
+        fiscalNumber: 1,
+        cufe: noteCufe,
+        document: {
+          dataTransaction: {
+            [REFERENCE_FIELDS.list]: [
+              {
+                [REFERENCE_FIELDS.date]: '2026-11-25T02:00:00-05:00',
+                [REFERENCE_FIELDS.cufe]: invoiceCufe,
+                [REFERENCE_FIELDS.paperNumber]: '',
+                [REFERENCE_FIELDS.fiscalPrinterNumber]: '',
+              },
+            ],
+          },
+        },
+        createdAt: new Date('2026-11-26T07:00:00Z'),
+      },
+      {
+        ...base,
+        id: id(13),
+        kind: 'credit_note',
+        documentType: '04',
+        sourceKey: 'gid://shopify/Refund/9400000000078',
+        orderGid: 'gid://shopify/Order/13',
+        orderName: '',
+        totalCents: 500,
+        status: 'waiting',
+        lastError: message('waiting_for_invoice', { orderName: 'gid://shopify/Order/13' }),
+        createdAt: new Date('2026-11-27T07:00:00Z'),
+      },
+    ]);
+
+    const listed = await cli('list', '--kind', 'credit_note');
+    expect(listed.out.slice(1).map((l) => l.split(/ {2,}/).slice(0, 7))).toEqual([
+      [id(13), SHOP, 'credit note', 'Waiting', 'send', '-', '5.00 USD'],
+      [id(12), SHOP, '#1011', 'credit note', 'Authorized', 'done', '0000-001-0000000001'],
+    ]);
+    const invoices = JSON.parse((await cli('list', '--kind', 'invoice', '--json')).out.join('\n')) as { id: string; kind: string }[];
+    expect(invoices.map((r) => r.kind)).toEqual(['invoice', 'invoice', 'invoice', 'invoice']);
+    const bad = await cli('list', '--kind', 'nota');
+    expect([bad.code, bad.err]).toEqual([2, ['invoices list: --kind must be one of invoice, credit_note']]);
+
+    const invoice = await cli('show', id(11));
+    expect(invoice.out.slice(invoice.out.indexOf('creditNotes:') + 1, -1).map((l) => l.trim().replace(/ {2,}/g, ' | '))).toEqual([
+      'ID | NUMBER | STATUS | TOTAL | CUFE',
+      `${id(12)} | 0000-001-0000000001 | Authorized | 26.22 USD | ${noteCufe}`,
+    ]);
+    expect((await cli('show', id(1))).out).toContain('creditNotes:       none');
+
+    const note = await cli('show', id(12));
+    expect(note.out).toContain('kind:              credit_note');
+    expect(note.out).toContain('refundId:          gid://shopify/Refund/9400000000077');
+    expect(note.out).toContain(`invoice:           ${id(11)}  0000-001-0000000002  Authorized`);
+    expect(note.out).toContain(`reference:         CUFE ${invoiceCufe} of 25/11/2026 02:00 (Panamá)`);
+    const waiting = await cli('show', id(13));
+    expect(waiting.out).toContain('status:            Waiting (waiting)');
+    expect(waiting.out).toContain('invoice:           none yet (the order has no invoice)');
+    expect(waiting.out.some((l) => l.startsWith('reference:'))).toBe(false);
+
+    const json = JSON.parse((await cli('show', id(12), '--json')).out.join('\n')) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      kind: 'credit_note',
+      invoiceId: id(11),
+      refundId: 'gid://shopify/Refund/9400000000077',
+      invoice: { id: id(11), status: 'completed', fiscalNumber: '0000-001-0000000002', total: '75.78', cufe: invoiceCufe },
+      reference: { cufe: invoiceCufe, date: '2026-11-25T02:00:00-05:00' },
+    });
+    expect(JSON.parse((await cli('show', id(11), '--json')).out.join('\n')).creditNotes).toEqual([
+      { id: id(12), status: 'completed', fiscalNumber: '0000-001-0000000001', total: '26.22', cufe: noteCufe },
     ]);
   });
 });

@@ -272,7 +272,7 @@ export function pdfUrl(appUrl: string, token: string | null | undefined): string
 }
 
 /** The invoice a note names, as its document carries it (REFERENCE_FIELDS). */
-function noteReference(document: GatewayDocument | null): NoteReference | null {
+export function noteReference(document: GatewayDocument | null): NoteReference | null {
   const first = document?.dataTransaction[REFERENCE_FIELDS.list]?.[0];
   return first ? { cufe: first[REFERENCE_FIELDS.cufe], date: first[REFERENCE_FIELDS.date] } : null;
 }

@@ -12,6 +12,7 @@ export const STATUS_WORDS = {
   completed: 'Authorized',
   authorizedFinishing: 'Authorized',
   skipped: 'Skipped',
+  waiting: 'Waiting',
 } as const;
 
 /** The reasons that wait for the merchant (settings), not for the gateway: on hold, not retrying. */
@@ -24,6 +25,7 @@ export function statusWord(inv: { status: string; cufe: string | null; reason: P
     case 'needs_attention':
     case 'failed':
     case 'skipped':
+    case 'waiting':
       return STATUS_WORDS[inv.status];
     case 'pending':
       if (inv.cufe !== null) return `${STATUS_WORDS.authorizedFinishing} (saving PDF and order)`;

@@ -1,10 +1,16 @@
-// `npm run cli -- invoices list|show|retry|resend`: read invoices, put failed ones back in the queue, e-mail one to
-// its buyer again. The running app's worker (or the next start) picks up what is queued here.
+// `npm run cli -- invoices list|show|retry|resend`: read invoices and credit notes, put failed ones back in the queue,
+// e-mail one to its buyer again. The running app's worker (or the next start) picks up what is queued here.
 import { formatCents } from '../../mappers/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import { type ShopState, reasonFor } from '../admin/invoice-view.ts';
 import { resendDocument } from '../delivery/resend.ts';
-import { DOCUMENT_STATUSES, RETRYABLE_STATUSES, type RetryableStatus } from '../documents/document-state.ts';
+import {
+  DOCUMENT_KINDS,
+  DOCUMENT_STATUSES,
+  type DocumentKind,
+  RETRYABLE_STATUSES,
+  type RetryableStatus,
+} from '../documents/document-state.ts';
 import {
   type DocumentListRow,
   documentCalls,
@@ -12,6 +18,7 @@ import {
   formatFiscalNumber,
   listDocuments,
   pdfInfo,
+  relatedDocuments,
   retryDocuments,
 } from '../documents/store/index.ts';
 import { render } from '../messages/catalogue.ts';
@@ -32,18 +39,20 @@ import {
   withContext,
 } from './cli-context.ts';
 import { correctInvoice } from './invoices-correct-command.ts';
+import { relativesJson, relativesLines } from './invoice-relatives.ts';
 import { PANAMA_LABEL, STATUS_WORDS, panamaTime, statusFromWord, statusWord } from './invoice-words.ts';
 import { terminalText } from './terminal-text.ts';
 
 export const USAGE = [
   'usage:',
-  '  npm run cli -- invoices list [--shop <domain>] [--status <status>] [--limit <n>] [--json]',
+  '  npm run cli -- invoices list [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--limit <n>] [--json]',
   '  npm run cli -- invoices show <invoice id> [--json]',
   '  npm run cli -- invoices retry <invoice id>',
   '  npm run cli -- invoices retry --failed [--status failed|needs_attention] [--shop <domain>]',
   '  npm run cli -- invoices resend <invoice id>',
   '  npm run cli -- invoices correct <invoice id> --file <client.json> | --clear',
-  'statuses: Queued (pending), Authorized (completed), "Needs attention" (needs_attention), Failed (failed), Skipped (skipped), waiting',
+  'statuses: Queued (pending), Waiting (waiting), Authorized (completed), "Needs attention" (needs_attention), Failed (failed), Skipped (skipped)',
+  "invoices show lists an invoice's credit notes, and a credit note's invoice, reference and refund",
   `times: dd/mm/aaaa hh:mm, ${PANAMA_LABEL} time (UTC-5); --json gives UTC`,
 ].join('\n');
 
@@ -79,10 +88,11 @@ function invoiceId(positionals: string[], usage: string): string {
 }
 
 async function list(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const usage = 'invoices list [--shop <domain>] [--status <status>] [--limit <n>] [--json]';
-  const { values, flags } = parseCommandArgs(args, { values: ['shop', 'status', 'limit'], flags: ['json'] }, usage);
+  const usage = 'invoices list [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--limit <n>] [--json]';
+  const { values, flags } = parseCommandArgs(args, { values: ['shop', 'status', 'kind', 'limit'], flags: ['json'] }, usage);
   const shop = optionalShop(values);
   const status = optionalStatus(values, DOCUMENT_STATUSES);
+  const kind = optionalKind(values);
   const limit = values['limit'] === undefined ? 50 : Number(values['limit']);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliInputError('--limit must be a whole number from 1 to 10000');
 
@@ -90,7 +100,7 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
     const { rows } = await listDocuments(ctx.database.db, {
       shop,
       status,
-      kind: undefined,
+      kind,
       from: undefined,
       before: undefined,
       search: undefined,
@@ -102,16 +112,17 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
       return EXIT_OK;
     }
     if (rows.length === 0) {
-      io.out('No invoices match.');
+      io.out(kind === 'credit_note' ? 'No credit notes match.' : 'No invoices match.');
       return EXIT_OK;
     }
     const states = await shopStates(ctx, rows);
     const table = formatTable(
-      ['ID', 'SHOP', 'ORDER', 'STATUS', 'STEP', 'NUMBER', 'TOTAL', `CREATED (${PANAMA_LABEL.toUpperCase()})`, 'LAST ERROR'],
+      ['ID', 'SHOP', 'ORDER', 'KIND', 'STATUS', 'STEP', 'NUMBER', 'TOTAL', `CREATED (${PANAMA_LABEL.toUpperCase()})`, 'LAST ERROR'],
       rows.map((r) => [
         r.id,
         r.shop,
         r.orderName,
+        KIND_WORDS[r.kind],
         statusWord({ ...r, reason: reasonFor(r, states.get(r.shop)!) }),
         r.step,
         r.fiscalNumber === null ? '-' : formatFiscalNumber(r),
@@ -132,10 +143,11 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
-    const [pdf, calls, states] = await Promise.all([
+    const [pdf, calls, states, related] = await Promise.all([
       pdfInfo(ctx.database.db, id),
       documentCalls(ctx.database.db, id),
       shopStates(ctx, [row]),
+      relatedDocuments(ctx.database.db, row),
     ]);
     const times = {
       nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
@@ -166,6 +178,7 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
         durationMs: c.durationMs,
         at: c.createdAt.toISOString(),
       })),
+      ...relativesJson(row, related),
     };
     if (flags.has('json')) {
       io.out(JSON.stringify(detail, null, 2));
@@ -178,11 +191,16 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
       createdAt: labelled(row.createdAt),
       ...Object.fromEntries(Object.entries(times).map(([k, t]) => [k, t && labelled(t)])),
       gatewayCalls: undefined,
+      creditNotes: undefined,
+      refundId: undefined,
+      invoice: undefined,
+      reference: undefined,
     };
     for (const [key, value] of Object.entries(shown)) {
       if (value === null || value === undefined) continue;
       io.out(`${`${key}:`.padEnd(19)}${terminalText(typeof value === 'object' ? JSON.stringify(value) : String(value))}`);
     }
+    for (const line of relativesLines(row, related, states.get(row.shop)!)) io.out(line);
     if (calls.length === 0) io.out('gatewayCalls:      none');
     else {
       io.out('gatewayCalls:');
@@ -266,6 +284,21 @@ function optionalStatus<S extends string>(values: Record<string, string>, allowe
   return found;
 }
 
+/** How the list's KIND column words a document. */
+const KIND_WORDS: Record<DocumentKind, string> = { invoice: 'invoice', credit_note: 'credit note' };
+
+/** `--kind`: invoice or credit_note (also "credit note", "credit-note"); undefined when not given. */
+function optionalKind(values: Record<string, string>): DocumentKind | undefined {
+  if (values['kind'] === undefined) return undefined;
+  const given = values['kind']
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  const found = DOCUMENT_KINDS.find((k) => k === given);
+  if (found === undefined) throw new CliInputError(`--kind must be one of ${DOCUMENT_KINDS.join(', ')}`);
+  return found;
+}
+
 /** The state of each shop of the rows: a pending invoice of a paused or disabled shop is on hold. */
 async function shopStates(ctx: CliContext, rows: readonly { shop: string }[]): Promise<Map<string, ShopState>> {
   const states = new Map<string, ShopState>();
@@ -290,6 +323,7 @@ function summary(r: Omit<DocumentListRow, 'cursorAt'>) {
   return {
     id: r.id,
     kind: r.kind,
+    invoiceId: r.invoiceId,
     shop: r.shop,
     orderGid: r.orderGid,
     orderName: r.orderName,

@@ -1,0 +1,53 @@
+// What `invoices show` says of a document's relatives: an invoice's credit notes; a note's invoice, the reference it
+// carries (the invoice's CUFE and date, DESIGN §9) and its refund. As JSON, and as lines for people.
+import { formatCents } from '../../mappers/money.ts';
+import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import { type ShopState, noteReference, reasonFor } from '../admin/invoice-view.ts';
+import { type DocumentRow, type RelatedDocument, formatFiscalNumber } from '../documents/store/index.ts';
+import { formatTable } from './cli-context.ts';
+import { PANAMA_LABEL, panamaTime, statusWord } from './invoice-words.ts';
+
+export interface Relatives {
+  invoice: RelatedDocument | undefined;
+  notes: RelatedDocument[];
+}
+
+const numberOf = (r: RelatedDocument) => (r.fiscalNumber === null ? null : formatFiscalNumber(r));
+
+/** The relatives in `--json`: a note's refund, invoice and reference; an invoice's notes. */
+export function relativesJson(row: DocumentRow, related: Relatives) {
+  const brief = (r: RelatedDocument) => ({
+    id: r.id,
+    status: r.status,
+    fiscalNumber: numberOf(r),
+    total: formatCents(r.totalCents),
+    cufe: r.cufe,
+  });
+  if (row.kind === 'invoice') return { creditNotes: related.notes.map(brief) };
+  return {
+    refundId: row.sourceKey,
+    invoice: related.invoice ? brief(related.invoice) : null,
+    reference: noteReference(row.document as GatewayDocument | null),
+  };
+}
+
+/** The same for people: the page's status words, Panama times, a table of an invoice's notes. */
+export function relativesLines(row: DocumentRow, related: Relatives, shop: ShopState): string[] {
+  const word = (r: RelatedDocument) => statusWord({ ...r, reason: reasonFor(r, shop) });
+  const line = (key: string, value: string) => `${`${key}:`.padEnd(19)}${value}`;
+  if (row.kind === 'invoice') {
+    if (related.notes.length === 0) return [line('creditNotes', 'none')];
+    const table = formatTable(
+      ['ID', 'NUMBER', 'STATUS', 'TOTAL', 'CUFE'],
+      related.notes.map((n) => [n.id, numberOf(n) ?? '-', word(n), `${formatCents(n.totalCents)} ${n.currency}`, n.cufe ?? '-']),
+    );
+    return ['creditNotes:', ...table.map((l) => `  ${l}`)];
+  }
+  const { invoice } = related;
+  const reference = noteReference(row.document as GatewayDocument | null);
+  return [
+    line('refundId', row.sourceKey),
+    line('invoice', invoice ? `${invoice.id}  ${numberOf(invoice) ?? '-'}  ${word(invoice)}` : 'none yet (the order has no invoice)'),
+    ...(reference ? [line('reference', `CUFE ${reference.cufe} of ${panamaTime(new Date(reference.date))} (${PANAMA_LABEL})`)] : []),
+  ];
+}
