@@ -1,10 +1,19 @@
-// `node src/cli/cli.ts preview …` as a user runs it: stdout, stderr and exit codes.
+// `node src/cli/cli.ts preview …` as a user runs it: stdout, stderr and exit codes; an order's invoice, and with
+// --refund the credit note of a refund of it (numbered after the notes given with --credited).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { numberDocument } from '../mappers/document-numbering.ts';
+import { type GatewayDocument, REFERENCE_FIELDS } from '../mappers/gateway-document.ts';
+import { defaultMappingSettings } from '../mappers/mapping-settings.ts';
+import { orderToDraft } from '../mappers/order-to-document.ts';
+import { refundToCreditNote } from '../mappers/refund-to-credit-note.ts';
+import { USAGE } from '../src/cli/preview-command.ts';
+import { INVOICE_CUFE_STAND_IN } from '../src/cli/preview-credit-note.ts';
 import { mapFixture, orderFixturePath } from './support/order-fixtures.ts';
+import { REFUND_FIXTURES_DIR, type RefundFixture, fixtureOrder, fixtureRefund, readRefundFixture } from './support/refund-fixtures.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const scratch = mkdtempSync(path.join(tmpdir(), 'cli-preview-'));
@@ -86,7 +95,7 @@ describe('cli preview', () => {
     [['preview', 'missing.json'], 'preview: cannot read the order file missing.json: no such file\n'],
     [
       ['preview'],
-      'preview: missing the order file (usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>])\n',
+      'preview: missing the order file (usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]])\n',
     ],
   ])('bad input %j: one line on stderr, exit 2', (args, message) => {
     const run = cli(...args);
@@ -122,6 +131,105 @@ describe('cli preview', () => {
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.stderr.split('\n')).toHaveLength(2);
     expect(unknownOption.stderr).toMatch(/^preview: Unknown option '--setings'/);
+  });
+
+  describe('with --refund: the credit note', () => {
+    const refundFile = (name: RefundFixture, which: 'order' | 'refund') => path.join(REFUND_FIXTURES_DIR, `${name}.${which}.json`);
+
+    /** The note the pipeline maps from the printed document's own invoice (same clock), numbered `number`. */
+    function expectedNote(name: RefundFixture, printed: GatewayDocument, credited: GatewayDocument[], number: number) {
+      const order = fixtureOrder(name);
+      const mapped = orderToDraft({ order, settings: defaultMappingSettings });
+      if (!mapped.ok) throw new Error(name);
+      const at = new Date(printed.dataTransaction.dateBroadcast);
+      const invoice = numberDocument(mapped.draft, { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 }, at);
+      const note = refundToCreditNote({
+        refund: fixtureRefund(name),
+        order,
+        invoice: { document: invoice, cufe: INVOICE_CUFE_STAND_IN },
+        credited,
+        settings: defaultMappingSettings,
+      });
+      if (note.kind !== 'draft') throw new Error(note.kind);
+      return numberDocument(note.draft, { branchCode: '0000', billingPoint: '001', fiscalNumber: number }, at);
+    }
+
+    it('prints the note of a refund, numbered 1 after the invoice mapped from its order, naming that invoice', () => {
+      const run = cli('preview', refundFile('partial-line', 'order'), '--refund', refundFile('partial-line', 'refund'));
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      const note = JSON.parse(run.stdout) as GatewayDocument;
+      expect(note).toEqual(expectedNote('partial-line', note, [], 1));
+      expect(note.dataTransaction).toMatchObject({ typeDocument: '04', natureOperation: '11', numberDocumentFiscal: '0000000001' });
+      expect(note.dataTransaction[REFERENCE_FIELDS.list]).toEqual([
+        {
+          [REFERENCE_FIELDS.date]: note.dataTransaction.dateBroadcast,
+          [REFERENCE_FIELDS.cufe]: '(the CUFE the gateway gives the invoice)',
+          [REFERENCE_FIELDS.paperNumber]: '',
+          [REFERENCE_FIELDS.fiscalPrinterNumber]: '',
+        },
+      ]);
+      expect(note.totalsSubTotals.totalInvoice).toBe('47.35');
+      expect(note.listItems.map((i) => [i.amount, i.priceUnitDiscount, i.priceItem, i.valueITBMS])).toEqual([
+        ['1.00', '2.87', '22.13', '1.55'],
+        ['1.00', '2.88', '22.12', '1.55'],
+      ]);
+    });
+
+    it('with the notes already credited: numbered after them, never beyond the invoice', () => {
+      const first = file(
+        'first-note.json',
+        cli('preview', refundFile('partial-line', 'order'), '--refund', refundFile('partial-line', 'refund')).stdout,
+      );
+      const order = refundFile('second-partial', 'order');
+      const run = cli('preview', order, '--refund', refundFile('second-partial', 'refund'), '--credited', first);
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      const note = JSON.parse(run.stdout) as GatewayDocument;
+      expect(note.dataTransaction.numberDocumentFiscal).toBe('0000000002');
+      expect(note.totalsSubTotals.totalInvoice).toBe('40.18');
+      expect(note).toEqual(expectedNote('second-partial', note, [JSON.parse(readFileSync(first, 'utf8'))], 2));
+
+      // The same refund against two copies of the first note: more than the invoice.
+      const over = cli('preview', order, '--refund', refundFile('second-partial', 'refund'), '--credited', first, '--credited', first);
+      expect(over.code).toBe(1);
+      expect(over.stdout).toBe('');
+      expect(over.stderr.split('\n')[0]).toBe('The refund cannot be credited (3 problems):');
+      expect(over.stderr).toContain(
+        "- credit_exceeds_invoice: With this refund the credit notes would credit 94.70 in total, more than the invoice's 87.53.",
+      );
+    });
+
+    it('a refund that returned no money: no note, and why (exit 1)', () => {
+      const refund = readRefundFixture('partial-line', 'refund');
+      const failed = { ...refund, transactions: (refund.transactions as object[]).map((t) => ({ ...t, status: 'failure' })) };
+      const run = cli('preview', refundFile('partial-line', 'order'), '--refund', file('failed-refund.json', JSON.stringify(failed)));
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'No credit note to issue: The refund returned no money (a restock only): there is no credit note to issue.\n',
+      });
+    });
+
+    it('bad input: a note without its refund, another order’s refund, a credited file that is no credit note (exit 2)', () => {
+      const order = refundFile('partial-line', 'order');
+      const refund = refundFile('partial-line', 'refund');
+      const invoice = file('invoice.json', cli('preview', order).stdout);
+      const cases: [string[], string][] = [
+        [[order, '--credited', invoice], `preview: --credited goes with --refund (${USAGE})\n`],
+        [
+          [refundFile('full-refund', 'order'), '--refund', refund],
+          `preview: the refund file ${refund} refunds gid://shopify/Order/5900000001102, not the order file's gid://shopify/Order/5900000001101\n`,
+        ],
+        [
+          [order, '--refund', refund, '--credited', invoice],
+          `preview: the credited note file ${invoice} is not a credit note (typeDocument 01, not 04)\n`,
+        ],
+        [
+          [order, '--refund', refund, '--credited', file('not-a-note.json', '{"listItems": []}')],
+          `preview: the credited note file ${path.join(scratch, 'not-a-note.json')} is not a gateway document: codeBranchIssuer: Invalid input: expected string, received undefined\n`,
+        ],
+      ];
+      for (const [args, stderr] of cases) expect(cli('preview', ...args)).toEqual({ code: 2, stdout: '', stderr });
+    });
   });
 
   it('an unknown or missing command prints the usage and exits 2', () => {

@@ -23,7 +23,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./invoices-command.ts'),
   },
   preview: {
-    summary: 'preview <order.json> [--settings <file>] [--transactions <file>]   print the invoice document of an orders/paid body',
+    summary:
+      'preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]]   print the invoice document of an orders/paid body, or the credit note of a refund of it',
     load: () => import('./preview-command.ts'),
   },
 };

@@ -1,5 +1,6 @@
-// `npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>]`
-// Prints the invoice document an `orders/paid` body maps to (exit 0), or the problems (exit 1).
+// `npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]]`
+// Prints the invoice document an `orders/paid` body maps to (exit 0), or the problems (exit 1); with a
+// `refunds/create` body, the credit note's document instead (preview-credit-note.ts), or why there is none (exit 1).
 // Bad input — a missing or unreadable file, text that is not JSON, settings that do not validate,
 // wrong arguments — is one line on stderr and exit 2. Fiscal number 1, the settings' branch and
 // billing point (default 0000 / 001) and the current time stand in for what the pipeline reserves.
@@ -15,11 +16,13 @@ import { type OrderTransaction, orderToDraft, parseOrderTransactions } from '../
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { shopSettingsSchema } from '../shops/shop-settings.ts';
 import { CliInputError, processIo, readJsonFile, terminalIo } from './cli-context.ts';
+import { previewCreditNote } from './preview-credit-note.ts';
 
 /** The order file's texts reach the terminal only as visible characters. */
 const io = terminalIo(processIo);
 
-export const USAGE = 'usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>]';
+export const USAGE =
+  'usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]]';
 
 /** Keys that mark a shop settings file (the `mapping` object inside it); otherwise the file is mapping settings. */
 const SHOP_SETTINGS_KEYS = ['mapping', 'branchCode', 'billingPoint', 'environment', 'credentials', 'enabled'];
@@ -32,22 +35,30 @@ interface PreviewSettings {
 
 export async function run(args: string[]): Promise<number> {
   try {
-    const { orderFile, settingsFile, transactionsFile } = readArgs(args);
+    const { orderFile, settingsFile, transactionsFile, refundFile, creditedFiles } = readArgs(args);
     const settings = settingsFile === undefined ? defaultSettings() : readSettings(settingsFile);
     const parsed = parseShopifyOrder(readJsonFile(orderFile, 'order'));
-    if (!parsed.ok) return printProblems(parsed.problems);
+    if (!parsed.ok) return printProblems(ORDER_PROBLEMS, parsed.problems);
     const transactions = readTransactions(transactionsFile ?? siblingTransactions(orderFile));
-    if (transactions !== undefined && !transactions.ok) return printProblems(transactions.problems);
+    if (transactions !== undefined && !transactions.ok) return printProblems(ORDER_PROBLEMS, transactions.problems);
     const result = orderToDraft({
       order: parsed.order,
       settings: settings.mapping,
       ...(transactions?.ok ? { transactions: transactions.transactions } : {}),
     });
-    if (!result.ok) return printProblems(result.problems);
+    if (!result.ok) return printProblems(ORDER_PROBLEMS, result.problems);
     // As the pipeline would number it: the shop's branch and billing point, number 1, now.
-    const numbering = { branchCode: settings.branchCode, billingPoint: settings.billingPoint, fiscalNumber: 1 };
-    io.out(JSON.stringify(numberDocument(result.draft, numbering, new Date()), null, 2));
-    return 0;
+    const numbering = { branchCode: settings.branchCode, billingPoint: settings.billingPoint };
+    const now = new Date();
+    const invoice = numberDocument(result.draft, { ...numbering, fiscalNumber: 1 }, now);
+    if (refundFile === undefined) return printDocument(invoice);
+    const note = previewCreditNote({ order: parsed.order, invoice, refundFile, creditedFiles, numbering, mapping: settings.mapping, now });
+    if (note.kind === 'problems') return printProblems(REFUND_PROBLEMS, note.problems);
+    if (note.kind === 'none') {
+      io.err(`No credit note to issue: ${note.reason}`);
+      return 1;
+    }
+    return printDocument(note.document);
   } catch (error) {
     if (!(error instanceof CliInputError)) throw error;
     io.err(`preview: ${error.message}`);
@@ -55,12 +66,25 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-function readArgs(args: string[]): { orderFile: string; settingsFile?: string; transactionsFile?: string } {
+interface PreviewArgs {
+  orderFile: string;
+  settingsFile?: string;
+  transactionsFile?: string;
+  refundFile?: string;
+  creditedFiles: string[];
+}
+
+function readArgs(args: string[]): PreviewArgs {
   let parsed;
   try {
     parsed = parseArgs({
       args,
-      options: { settings: { type: 'string' }, transactions: { type: 'string' } },
+      options: {
+        settings: { type: 'string' },
+        transactions: { type: 'string' },
+        refund: { type: 'string' },
+        credited: { type: 'string', multiple: true },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -70,10 +94,14 @@ function readArgs(args: string[]): { orderFile: string; settingsFile?: string; t
   const [orderFile, ...extra] = parsed.positionals;
   if (orderFile === undefined) throw new CliInputError(`missing the order file (${USAGE})`);
   if (extra.length > 0) throw new CliInputError(`unexpected argument ${extra[0]} (${USAGE})`);
+  const { settings, transactions, refund, credited = [] } = parsed.values;
+  if (credited.length > 0 && refund === undefined) throw new CliInputError(`--credited goes with --refund (${USAGE})`);
   return {
     orderFile,
-    ...(parsed.values.settings === undefined ? {} : { settingsFile: parsed.values.settings }),
-    ...(parsed.values.transactions === undefined ? {} : { transactionsFile: parsed.values.transactions }),
+    creditedFiles: credited,
+    ...(settings === undefined ? {} : { settingsFile: settings }),
+    ...(transactions === undefined ? {} : { transactionsFile: transactions }),
+    ...(refund === undefined ? {} : { refundFile: refund }),
   };
 }
 
@@ -113,8 +141,16 @@ function readTransactions(
   return parseOrderTransactions(readJsonFile(file, 'transactions'));
 }
 
-function printProblems(problems: MappingProblem[]): number {
-  io.err(`The order cannot be invoiced (${problems.length} problem${problems.length === 1 ? '' : 's'}):`);
+const ORDER_PROBLEMS = 'The order cannot be invoiced';
+const REFUND_PROBLEMS = 'The refund cannot be credited';
+
+function printDocument(document: unknown): number {
+  io.out(JSON.stringify(document, null, 2));
+  return 0;
+}
+
+function printProblems(what: string, problems: MappingProblem[]): number {
+  io.err(`${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}):`);
   for (const p of problems) io.err(`- ${p.code}${p.path ? ` [${p.path}]` : ''}: ${render(message(p.code, p.params), 'en')}`);
   return 1;
 }
