@@ -27,6 +27,7 @@ import {
   webhookReceiver,
 } from './support/store-simulator-kit.ts';
 import { BROWSER_UA } from './support/oauth-install.ts';
+import { makePaidOrder } from './support/order-factory.ts';
 
 const METAFIELDS_SET = `#graphql
   mutation SetInvoiceMetafields($metafields: [MetafieldsSetInput!]!) {
@@ -896,5 +897,50 @@ describe('control API (opt-in, for the demo driver in another process)', () => {
       status: 400,
       body: { error: 'orderGid: Invalid string: must start with "gid://shopify/"' },
     });
+  });
+
+  it('refunds an order as a merchant would (the demo driver): the body computed, stored and sent; a refund Shopify would refuse is a 400', async () => {
+    const ctl = await startSim({ controlApi: true });
+    const receiver = await webhookReceiver();
+    closers.push(receiver.close);
+    const send = async (body: unknown) => {
+      const res = await fetch(`${ctl.origin}/_simulator/orders/refund`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const orderGid = 'gid://shopify/Order/5900000000042';
+    ctl.setOrder(SHOP, makePaidOrder({ id: 5_900_000_000_042 }));
+    const shirt = { lineItemId: 590_000_000_004_200, quantity: 1 };
+    const request = { shop: SHOP, orderGid, address: receiver.address };
+
+    const refunded = await send({ ...request, request: { lines: [shirt] }, webhookId: 'wh-ctl-merchant' });
+    expect(refunded.status).toBe(200);
+    expect(refunded.body['delivery']).toMatchObject({ status: 200, body: 'ok' });
+    expect(refunded.body['refund']).toMatchObject({
+      id: 9_400_000_000_421,
+      order_id: 5_900_000_000_042,
+      refund_line_items: [{ line_item_id: shirt.lineItemId, quantity: 1, subtotal: 24.5, total_tax: 1.72 }],
+      transactions: [{ kind: 'refund', status: 'success', amount: '26.22' }],
+    });
+    expect(receiver.received[0]?.check).toMatchObject({ valid: true, topic: 'REFUNDS_CREATE', webhookId: 'wh-ctl-merchant' });
+    expect(ctl.order(SHOP, orderGid)!['refunds']).toEqual([refunded.body['refund']]);
+
+    expect(await send({ ...request, request: { lines: [{ ...shirt, quantity: 2 }] } })).toEqual({
+      status: 400,
+      body: { error: `line ${shirt.lineItemId}: 2 units asked, 1 left to refund` },
+    });
+    expect(await send({ ...request, request: { lines: [shirt], cash: true } })).toEqual({
+      status: 400,
+      body: { error: 'request: Unrecognized key: "cash"' },
+    });
+    expect(await send({ ...request, orderGid: 'gid://shopify/Order/1', request: { shipping: 'full' } })).toEqual({
+      status: 400,
+      body: { error: `no order gid://shopify/Order/1 in ${SHOP}` },
+    });
+    expect(ctl.order(SHOP, orderGid)!['refunds']).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
   });
 });

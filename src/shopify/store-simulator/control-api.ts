@@ -7,6 +7,7 @@
 //   POST  orders/paid         {shop, order, address, transactions?, ids…}        → {orderGid, delivery}
 //   POST  refunds             {shop, orderGid, refund}                           → {refundGid}
 //   POST  refunds/create      {shop, refund, address, ids…}                      → {delivery}
+//   POST  orders/refund       {shop, orderGid, request, address, ids…}           → {refund, delivery}   (as a merchant refunds)
 //   PUT   customers/metafield {shop, customerGid, namespace, key, value, type?}  → {ok}
 //   PUT   customers/locale    {shop, customerGid, locale}                        → {ok}
 //   PUT   company-locations   {shop, locationGid, taxRegistrationId, companyName?, locationName?, taxExempt?} → {ok}
@@ -35,12 +36,38 @@ const deliveryIds = {
   apiVersion: z.string().optional(),
 };
 
+/** RefundRequest (refund-payload.ts): what a merchant refunds on the order's page. Amounts are cents. */
+const cents = z.number().int().positive();
+const refundRequest = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        lineItemId: z.union([z.number().int(), z.string()]),
+        quantity: z.number().int().positive(),
+        restockType: z.enum(['no_restock', 'cancel', 'return']).optional(),
+        locationId: z.number().int().optional(),
+      }),
+    )
+    .optional(),
+  shipping: z.union([z.literal('full'), z.strictObject({ amount: cents })]).optional(),
+  amountOnly: z.strictObject({ amount: cents, reason: z.string().optional() }).optional(),
+  tip: z.boolean().optional(),
+  noMoney: z.boolean().optional(),
+  gateway: z.string().optional(),
+  status: z.enum(['success', 'pending']).optional(),
+  id: z.number().int().positive().optional(),
+  createdAt: z.string().optional(),
+  note: z.string().optional(),
+  userId: z.number().int().optional(),
+});
+
 const schemas = {
   setOrder: z.object({ shop, order: json, transactions: z.array(transaction).optional() }),
   updateOrder: z.object({ shop, orderGid: gid, patch: json }),
   orderPaid: z.object({ shop, order: json, address: z.url(), transactions: z.array(transaction).optional(), ...deliveryIds }),
   addRefund: z.object({ shop, orderGid: gid, refund: json }),
   refundCreated: z.object({ shop, refund: json, address: z.url(), ...deliveryIds }),
+  refund: z.object({ shop, orderGid: gid, request: refundRequest, address: z.url(), ...deliveryIds }),
   customerMetafield: z.object({
     shop,
     customerGid: gid,
@@ -108,6 +135,11 @@ export function controlApiRoutes(sim: () => StoreSimulator): express.Router {
   control.post('/refunds/create', async (req, res) => {
     const { shop, refund, address, ...ids } = input(schemas.refundCreated, req);
     res.json({ delivery: await sim().refundCreated(shop, refund, address, defined(ids)) });
+  });
+  control.post('/orders/refund', async (req, res) => {
+    const { shop, orderGid, request, address, ...ids } = input(schemas.refund, req);
+    const { refund, delivery } = await sim().refund(shop, orderGid, defined(request), address, defined(ids));
+    res.json({ refund, delivery });
   });
   control.put('/customers/metafield', (req, res) => {
     const b = input(schemas.customerMetafield, req);
