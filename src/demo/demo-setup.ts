@@ -26,7 +26,10 @@ export interface DemoInfo {
   simulatorOrigin: string;
   sandboxUrl: string;
   shop: string;
+  /** The shop's name in Shopify: the From name and subject of its buyers' e-mails. */
+  shopName: string;
   webhookAddress: string;
+  refundsAddress: string;
   /** Where the mail catcher keeps each e-mail (.eml files and index.json); absent with real SMTP. */
   mailDir?: string;
 }
@@ -92,7 +95,9 @@ export async function startDemo(config: AppConfig, logger: Logger): Promise<AppP
     simulatorOrigin: simulator.origin,
     sandboxUrl: sandbox.url,
     shop: DEMO_SHOP,
+    shopName: DEMO_SHOP_NAME,
     webhookAddress: `${app.url}/webhooks/orders/paid`,
+    refundsAddress: `${app.url}/webhooks/refunds/create`,
     ...(catcher ? { mailDir: demoMailDir(config.dataDir) } : {}),
   };
   privateDirectory(config.dataDir);
@@ -110,8 +115,9 @@ export async function startDemo(config: AppConfig, logger: Logger): Promise<AppP
         : '  E-mail:            through the configured SMTP server',
       `  Database:          ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${path.join(config.dataDir, 'pglite')}`}`,
       '',
-      'Next: in another terminal run `npm run demo` to send a few paid orders through it;',
-      'each one prints its fiscal number, CUFE, QR address, PDF link and the e-mail the buyer got. Ctrl+C stops the demo.',
+      'Next: in another terminal run `npm run demo` to send a few paid orders through it and refund one;',
+      'each order prints its fiscal number, CUFE, QR address, PDF link and the e-mail the buyer got, and the refund its',
+      'credit note. Ctrl+C stops the demo.',
       '',
     ].join('\n'),
   );
