@@ -2,7 +2,8 @@
 // product on loopback, with an invoice and two notes made through the store simulator (and a note waiting for an
 // invoice that needs attention): the list shows each document's type and a note's invoice, and filters by type; the
 // invoice's page lists its notes; a note's page links back to its invoice with its reference and refund; a waiting
-// note shows the catalogue's reason and Reintentar; English on request. Screenshots go to test-artifacts/.
+// note shows the catalogue's reason and Reintentar; English on request; the notes' nature of the operation in
+// Configuración. Screenshots go to test-artifacts/.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -176,6 +177,40 @@ describe.skipIf(!hasChromium)('credit notes in the admin page', () => {
       await shot('list-en');
       await page.click('#language-toggle');
     });
+  });
+
+  it('Configuración sets the nature of the operation of credit notes, and keeps it when saving other settings', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-PA' });
+    await context.route(
+      (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+      (route) => route.abort('internetdisconnected'),
+    );
+    const page = await context.newPage();
+    const field = '#field-mapping-creditNoteNatureOperation';
+    const save = async () => {
+      const saved = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT');
+      await page.click('#save-settings');
+      expect((await saved).status()).toBe(200);
+    };
+    await page.goto(`${h.app.url}/admin?shop=${SHOP}#/configuracion`);
+    await page.locator(field).waitFor(WAIT);
+    expect(await page.locator(`label[for="${field.slice(1)}"]`).textContent()).toContain(
+      'Naturaleza de la operación de las notas de crédito',
+    );
+    expect(await page.inputValue(field)).toBe('11');
+    await page.selectOption(field, '01');
+    await save();
+    expect((await h.app.shops.get(SHOP))!.settings.mapping.creditNoteNatureOperation).toBe('01');
+    await page.reload();
+    await page.locator(field).waitFor(WAIT);
+    expect(await page.inputValue(field)).toBe('01');
+    await page.fill('#field-mapping-shippingDescription', 'Envío a domicilio');
+    await save();
+    expect((await h.app.shops.get(SHOP))!.settings.mapping).toMatchObject({
+      creditNoteNatureOperation: '01',
+      shippingDescription: 'Envío a domicilio',
+    });
+    await context.close();
   });
 });
 

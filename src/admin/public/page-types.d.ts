@@ -26,6 +26,7 @@ export interface Mapping {
   checkoutAttributes: Record<string, string>;
   defaultLocationCode: string;
   cafeDelivery: string;
+  creditNoteNatureOperation: string;
   includeGiftCards: boolean;
   includeTips: boolean;
   taxRateCodes: Record<string, string>;

@@ -93,6 +93,7 @@ export async function renderSettings(container, ctx) {
         checkoutAttributes: Object.fromEntries(ATTRIBUTES.map((k) => [k, value(`mapping.checkoutAttributes.${k}`)])),
         defaultLocationCode: value('mapping.defaultLocationCode').trim(),
         cafeDelivery: value('mapping.cafeDelivery'),
+        creditNoteNatureOperation: value('mapping.creditNoteNatureOperation'),
         includeGiftCards: checked('mapping.includeGiftCards'),
         includeTips: checked('mapping.includeTips'),
         taxRateCodes: table('mapping.taxRateCodes'),
@@ -221,6 +222,13 @@ export async function renderSettings(container, ctx) {
           }
           return select;
         }),
+        fields.select(
+          'mapping.creditNoteNatureOperation',
+          t('settings.creditNoteNatureOperation'),
+          mapping.creditNoteNatureOperation,
+          shop.choices.natureOperation,
+          'natureOperation',
+        ),
       ),
     ),
     section(

@@ -293,6 +293,7 @@ export const WORDS_EN = {
   'settings.td.shippingContainer': 'Container shipping',
   'settings.td.processGeneration': 'Generation process',
   'settings.td.typeSale': 'Sale type',
+  'settings.creditNoteNatureOperation': 'Nature of the operation of credit notes',
 
   'error.branchCode': 'Enter 4 letters or digits (0000 is the head office).',
   'error.billingPoint': 'Enter 3 digits, not 000.',

@@ -295,6 +295,7 @@ export const WORDS_ES = {
   'settings.td.shippingContainer': 'Envío del contenedor',
   'settings.td.processGeneration': 'Proceso de generación',
   'settings.td.typeSale': 'Tipo de venta',
+  'settings.creditNoteNatureOperation': 'Naturaleza de la operación de las notas de crédito',
 
   'error.branchCode': 'Escriba 4 letras o dígitos (0000 es la casa matriz).',
   'error.billingPoint': 'Escriba 3 dígitos, distinto de 000.',
