@@ -284,9 +284,9 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
 
     const table = await cli(['invoices', 'list', '--status', 'completed']);
     expect(table.stdout.split('\n')[0]).toBe(
-      'ID                                    SHOP                         ORDER  STATUS      STEP  NUMBER               TOTAL      CREATED (PANAMÁ)  LAST ERROR',
+      'ID                                    SHOP                         ORDER  KIND     STATUS      STEP  NUMBER               TOTAL      CREATED (PANAMÁ)  LAST ERROR',
     );
-    expect(table.stdout).toContain(`${goodId}  ${SHOP}  #1001  Authorized  done  0000-001-0000000001  75.78 USD`);
+    expect(table.stdout).toContain(`${goodId}  ${SHOP}  #1001  invoice  Authorized  done  0000-001-0000000001  75.78 USD`);
 
     const notRetryable = await cli(['invoices', 'retry', goodId]);
     expect(notRetryable).toMatchObject({ code: 1, stdout: '' });
@@ -358,7 +358,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
     [['show', '00000000-0000-4000-8000-000000000000', 'extra'], /^invoices show: unexpected argument/],
     [
       ['list', '--status', 'done'],
-      /^invoices list: --status must be one of Queued \(pending\), waiting, Needs attention \(needs_attention\), Failed \(failed\), Authorized \(completed\), Skipped \(skipped\)$/m,
+      /^invoices list: --status must be one of Queued \(pending\), Waiting \(waiting\), Needs attention \(needs_attention\), Failed \(failed\), Authorized \(completed\), Skipped \(skipped\)$/m,
     ],
     [['list', '--limit', '0'], /^invoices list: --limit must be a whole number from 1 to 10000/],
     [['list', '--shop', 'x'], /^invoices list: --shop must be the store's myshopify\.com domain/],
