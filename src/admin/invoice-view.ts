@@ -3,6 +3,7 @@
 import { type ClientCorrection, storedCorrection } from '../../mappers/client-correction.ts';
 import { formatCents } from '../../mappers/money.ts';
 import { isCorrectable } from '../documents/correct-client.ts';
+import { replacementRefusal } from '../documents/reinvoice.ts';
 import type { DocumentStatus } from '../documents/document-state.ts';
 import { type DocumentListRow, type DocumentRow, type GatewayCallRow, formatFiscalNumber } from '../documents/store/index.ts';
 import { CREDENTIAL_FIELDS } from '../gateway/gateway-types.ts';
@@ -186,6 +187,8 @@ export interface DocumentDetail extends DocumentSummary {
   retryable: boolean;
   /** The client may be corrected (PUT /api/invoices/:id/client). */
   correctable: boolean;
+  /** Authorized: may be replaced by a full credit note and a new invoice to another client (POST /reinvoice). */
+  reissuable: boolean;
   /** The merchant's correction of the client, applied over what the order says. */
   clientCorrection: ClientCorrection | null;
   calls: GatewayCallView[];
@@ -215,6 +218,7 @@ export function documentDetail(o: {
     orderAdminUrl: orderAdminUrl(row.shop, row.orderGid),
     retryable: isRetryableByHand(row),
     correctable: isCorrectable(row),
+    reissuable: replacementRefusal(row) === undefined,
     clientCorrection: storedCorrection(row.clientOverride) ?? null,
     calls: o.calls.map(gatewayCallView),
   };
