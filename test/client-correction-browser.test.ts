@@ -136,5 +136,34 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
     expect(done).toMatchObject({ status: 'completed', taxIdSource: 'correction' });
     const sent = h.sandbox.gateway.documents().find((d) => d.cufe === done!.cufe);
     expect(sent?.document.dataTransaction.client).toEqual(TAXPAYER_CLIENT_BLOCK);
+
+    // Issued to the wrong buyer after all: re-issued from its page to a final consumer, in one action.
+    await page.locator('#reissue-form').waitFor(WAIT);
+    expect(await page.locator('#reissue-card .card__title').textContent()).toBe('Reemitir a otro cliente');
+    await field('type').selectOption('final_consumer');
+    await field('name').fill('Luis Gómez');
+    const posted = page.waitForResponse((r) => r.url().endsWith('/reinvoice') && r.request().method() === 'POST');
+    await page.click('#reissue-save');
+    expect((await posted).status()).toBe(202);
+    // The page opens the new invoice and follows it to the end.
+    await expect.poll(() => page.url(), WAIT).not.toContain(done!.id);
+    await expect.poll(badge, WAIT).toBe('Autorizada');
+    await shot('reissued');
+    const rows = await database.db
+      .select()
+      .from(documents)
+      .where(eq(documents.orderGid, `gid://shopify/Order/${ORDER_ID}`));
+    const note = rows.find((r) => r.kind === 'credit_note');
+    const replacement = rows.find((r) => r.replacesId === done!.id);
+    expect(note).toMatchObject({ invoiceId: done!.id, totalCents: done!.totalCents });
+    expect(replacement).toMatchObject({ status: 'completed', kind: 'invoice' });
+    expect((replacement!.document as { dataTransaction: { client: Record<string, string> } }).dataTransaction.client).toMatchObject({
+      typeClientEB: '02',
+      businessName: 'Luis Gómez',
+    });
+    await waitFor(
+      async () => (await database.db.select().from(documents).where(eq(documents.id, note!.id)))[0]?.status === 'completed',
+      20_000,
+    );
   });
 });

@@ -1,8 +1,8 @@
 // What the admin API says of credit notes, over real HTTP on both databases, with notes made through the store
 // simulator: the list filtered by type, each note's row naming its invoice's number; an invoice's detail listing its
 // notes; a note's detail linking back to its invoice with its reference and refund; a note that waits for an invoice
-// that needs attention, with the catalogue's reason and a retry that makes it look again now; the order block's list;
-// another shop sees none of it.
+// that needs attention, with the catalogue's reason and a retry that makes it look again now; a re-issued invoice's
+// full note; the order block's list; another shop sees none of it.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayDocument } from '../mappers/gateway-document.ts';
@@ -12,7 +12,9 @@ import type { Database } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import { type InvoiceWithNotes, invoiceWithTwoNotes, noteWaitingForInvoice } from './support/credit-note-orders.ts';
 import { testDatabases } from './support/databases.ts';
-import { type Harness, startHarness } from './support/harness.ts';
+import { TAXPAYER_CORRECTION } from './support/client-fixtures.ts';
+import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { makePaidOrder } from './support/order-factory.ts';
 
 const A = 'tienda-notas-admin-a.myshopify.com';
 const B = 'tienda-notas-admin-b.myshopify.com';
@@ -147,6 +149,33 @@ describe.each(testDatabases)('credit notes in the admin API on $name', (target) 
     expect(retried.body.invoice.status).toBe('waiting');
     const [row] = await database.db.select().from(documents).where(eq(documents.id, waiting.note.id));
     expect(row!.nextAttemptAt.getTime()).toBeLessThan(Date.now() + 60_000);
+  });
+
+  it('a re-issued invoice: its full credit note is listed under it, with no refund; the new invoice has none', async () => {
+    const order = makePaidOrder({ id: 5_960_000_000_003 });
+    await h.simulator.orderPaid(A, order, h.webhookAddress);
+    const gid = 'gid://shopify/Order/5960000000003';
+    const rowsOf = () => database.db.select().from(documents).where(eq(documents.orderGid, gid));
+    const old = await waitFor(async () => (await rowsOf()).find((r) => r.status === 'completed'), 20_000, 'the invoice');
+    const token = await h.simulator.sessionToken(A);
+    const answer = await fetch(`${h.app.url}/api/invoices/${old.id}/reinvoice`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(TAXPAYER_CORRECTION),
+    });
+    expect(answer.status).toBe(202);
+    const { creditNoteId, invoiceId } = (await answer.json()) as { creditNoteId: string; invoiceId: string };
+    await waitFor(async () => (await rowsOf()).filter((r) => r.status === 'completed').length === 3, 30_000, 'the replacement');
+
+    const replaced = await detail(old.id);
+    expect(replaced.creditNotes.map((n) => [n.id, n.status, n.invoiceNumber])).toEqual([
+      [creditNoteId, 'completed', replaced.fiscalNumber],
+    ]);
+    const note = await detail(creditNoteId);
+    expect(note).toMatchObject({ refundId: null, invoiceId: old.id, invoice: { id: old.id }, reference: { cufe: old.cufe } });
+    expect((await detail(invoiceId)).creditNotes).toEqual([]);
+    // Back as it was for the other tests: this order's documents leave the lists.
+    await database.db.delete(documents).where(eq(documents.orderGid, gid));
   });
 
   it('the order block’s list names each note’s invoice', async () => {

@@ -3,13 +3,16 @@
 //   GET    /invoices/:id/client  the form's values: the stored correction, else the client as mapped or as the order says
 //   PUT    /invoices/:id/client  save a correction (JSON, validated whole: nothing saved on error) and requeue the invoice
 //   DELETE /invoices/:id/client  drop the correction
-// 409 when the invoice cannot take a correction now (it is not stopped for a person, or it is authorized).
+//   POST   /invoices/:id/reinvoice  an authorized invoice to the wrong buyer: a full credit note and a new invoice to
+//                                   the client in the body (202 with both ids)
+// 409 when the invoice cannot take a correction (or a replacement) now.
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
 import { type ClientCorrection, clientCorrectionSchema, storedCorrection } from '../../mappers/client-correction.ts';
 import { type ClientFields, clientFields } from '../../mappers/client-fields.ts';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import type { Db } from '../db/database.ts';
 import { type CorrectionOutcome, correctClient, correctionRefusal, isCorrectable } from '../documents/correct-client.ts';
+import { reinvoice } from '../documents/reinvoice.ts';
 import { type DocumentRow, findDocument } from '../documents/store/index.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
@@ -66,20 +69,12 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
   router.put('/invoices/:id/client', auth, json, async (req, res) => {
     const id = invoiceIdOf(req, res);
     if (!id) return;
-    if (!req.is('application/json')) {
-      res.status(415).json({ error: 'send the client as JSON (Content-Type: application/json)' });
-      return;
-    }
-    const parsed = clientCorrectionSchema.safeParse(req.body);
-    if (!parsed.success) {
-      const problems = zodProblems(parsed.error);
-      res.status(400).json({ error: `invalid client: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems });
-      return;
-    }
+    const correction = correctionOf(req, res);
+    if (!correction) return;
     const shop = shopOf(res);
-    const outcome = await correctClient(deps.db, { id, shop }, parsed.data);
+    const outcome = await correctClient(deps.db, { id, shop }, correction);
     if (outcome.kind === 'done') {
-      deps.logger.info({ shop, invoiceId: id, client: parsed.data.type }, 'admin: client corrected, invoice requeued');
+      deps.logger.info({ shop, invoiceId: id, client: correction.type }, 'admin: client corrected, invoice requeued');
       deps.wakeWorker();
     }
     await answer(res, outcome);
@@ -92,6 +87,20 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
     const outcome = await correctClient(deps.db, { id, shop }, null);
     if (outcome.kind === 'done') deps.logger.info({ shop, invoiceId: id }, 'admin: client correction removed');
     await answer(res, outcome);
+  });
+
+  router.post('/invoices/:id/reinvoice', auth, json, async (req, res) => {
+    const id = invoiceIdOf(req, res);
+    if (!id) return;
+    const correction = correctionOf(req, res);
+    if (!correction) return;
+    const shop = shopOf(res);
+    const outcome = await reinvoice(deps.db, { id, shop }, correction);
+    if (outcome.kind === 'not_found') return void res.status(404).json({ error: 'invoice not found' });
+    if (outcome.kind === 'refused') return void res.status(409).json({ error: outcome.reason });
+    deps.logger.info({ shop, invoiceId: id, creditNote: outcome.noteId, replacement: outcome.replacementId }, 'admin: invoice re-issued');
+    deps.wakeWorker();
+    res.status(202).json({ creditNoteId: outcome.noteId, invoiceId: outcome.replacementId, replaces: id });
   });
 
   // A body that is not JSON: say so, without repeating it (the parser's own message quotes the text).
@@ -121,6 +130,19 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
   }
 
   return router;
+}
+
+/** The body as a client (JSON, validated whole); undefined with the answer sent when it is not one. */
+function correctionOf(req: Request, res: Response): ClientCorrection | undefined {
+  if (!req.is('application/json')) {
+    res.status(415).json({ error: 'send the client as JSON (Content-Type: application/json)' });
+    return undefined;
+  }
+  const parsed = clientCorrectionSchema.safeParse(req.body);
+  if (parsed.success) return parsed.data;
+  const problems = zodProblems(parsed.error);
+  res.status(400).json({ error: `invalid client: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems });
+  return undefined;
 }
 
 /** `:id` must be a UUID (400 otherwise). */

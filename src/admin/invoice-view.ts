@@ -4,6 +4,7 @@ import { type ClientCorrection, storedCorrection } from '../../mappers/client-co
 import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway-document.ts';
 import { formatCents } from '../../mappers/money.ts';
 import { isCorrectable } from '../documents/correct-client.ts';
+import { replacementRefusal } from '../documents/reinvoice.ts';
 import type { DocumentStatus } from '../documents/document-state.ts';
 import {
   type DocumentListRow,
@@ -205,10 +206,12 @@ export interface DocumentDetail extends DocumentSummary {
   retryable: boolean;
   /** The client may be corrected (PUT /api/invoices/:id/client). */
   correctable: boolean;
+  /** Authorized: may be replaced by a full credit note and a new invoice to another client (POST /reinvoice). */
+  reissuable: boolean;
   /** The merchant's correction of the client, applied over what the order says. */
   clientCorrection: ClientCorrection | null;
   calls: GatewayCallView[];
-  /** A credit note's refund (its GID in Shopify). */
+  /** A credit note's refund (its GID in Shopify); null for a note that replaces its invoice whole (re-invoicing). */
   refundId: string | null;
   /** A credit note's invoice (linked, or the order's invoice it waits for). */
   invoice: RelatedView | null;
@@ -257,13 +260,19 @@ export function documentDetail(o: {
     orderAdminUrl: orderAdminUrl(row.shop, row.orderGid),
     retryable: isRetryableByHand(row),
     correctable: isCorrectable(row),
+    reissuable: replacementRefusal(row) === undefined,
     clientCorrection: storedCorrection(row.clientOverride) ?? null,
     calls: o.calls.map(gatewayCallView),
-    refundId: note ? row.sourceKey : null,
+    refundId: refundOf(row),
     invoice: related.invoice ? view(related.invoice) : null,
     reference: note ? noteReference(row.document as GatewayDocument | null) : null,
     creditNotes: related.notes.map(view),
   };
+}
+
+/** The Shopify refund a credit note comes from: its source key, unless the note replaces its invoice (re-invoicing). */
+export function refundOf(row: Pick<DocumentRow, 'kind' | 'sourceKey'>): string | null {
+  return row.kind === 'credit_note' && row.sourceKey.startsWith('gid://shopify/Refund/') ? row.sourceKey : null;
 }
 
 /** A PDF's link: the app's address and the token that is its only credential. */

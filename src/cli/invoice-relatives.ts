@@ -2,7 +2,7 @@
 // carries (the invoice's CUFE and date, DESIGN §9) and its refund. As JSON, and as lines for people.
 import { formatCents } from '../../mappers/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { type ShopState, noteReference, reasonFor } from '../admin/invoice-view.ts';
+import { type ShopState, noteReference, reasonFor, refundOf } from '../admin/invoice-view.ts';
 import { type DocumentRow, type RelatedDocument, formatFiscalNumber } from '../documents/store/index.ts';
 import { formatTable } from './cli-context.ts';
 import { PANAMA_LABEL, panamaTime, statusWord } from './invoice-words.ts';
@@ -25,7 +25,7 @@ export function relativesJson(row: DocumentRow, related: Relatives) {
   });
   if (row.kind === 'invoice') return { creditNotes: related.notes.map(brief) };
   return {
-    refundId: row.sourceKey,
+    refundId: refundOf(row),
     invoice: related.invoice ? brief(related.invoice) : null,
     reference: noteReference(row.document as GatewayDocument | null),
   };
@@ -46,7 +46,7 @@ export function relativesLines(row: DocumentRow, related: Relatives, shop: ShopS
   const { invoice } = related;
   const reference = noteReference(row.document as GatewayDocument | null);
   return [
-    line('refundId', row.sourceKey),
+    line('refundId', refundOf(row) ?? 'none (it replaces the invoice whole: re-invoicing)'),
     line('invoice', invoice ? `${invoice.id}  ${numberOf(invoice) ?? '-'}  ${word(invoice)}` : 'none yet (the order has no invoice)'),
     ...(reference ? [line('reference', `CUFE ${reference.cufe} of ${panamaTime(new Date(reference.date))} (${PANAMA_LABEL})`)] : []),
   ];

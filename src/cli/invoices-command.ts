@@ -38,7 +38,7 @@ import {
   runSubcommand,
   withContext,
 } from './cli-context.ts';
-import { correctInvoice } from './invoices-correct-command.ts';
+import { correctInvoice, reinvoiceInvoice } from './invoices-correct-command.ts';
 import { relativesJson, relativesLines } from './invoice-relatives.ts';
 import { PANAMA_LABEL, STATUS_WORDS, panamaTime, statusFromWord, statusWord } from './invoice-words.ts';
 import { terminalText } from './terminal-text.ts';
@@ -51,6 +51,7 @@ export const USAGE = [
   '  npm run cli -- invoices retry --failed [--status failed|needs_attention] [--shop <domain>]',
   '  npm run cli -- invoices resend <invoice id>',
   '  npm run cli -- invoices correct <invoice id> --file <client.json> | --clear',
+  '  npm run cli -- invoices reinvoice <invoice id> --file <client.json>',
   'statuses: Queued (pending), Waiting (waiting), Authorized (completed), "Needs attention" (needs_attention), Failed (failed), Skipped (skipped)',
   "invoices show lists an invoice's credit notes, and a credit note's invoice, reference and refund",
   `times: dd/mm/aaaa hh:mm, ${PANAMA_LABEL} time (UTC-5); --json gives UTC`,
@@ -70,6 +71,7 @@ export async function runInvoices(args: readonly string[], io: CliIo, open: Open
     retry: (rest, safe) => retry(rest, safe, open),
     resend: (rest, safe) => resend(rest, safe, open),
     correct: (rest, safe) => correctInvoice(rest, safe, open),
+    reinvoice: (rest, safe) => reinvoiceInvoice(rest, safe, open),
   });
 }
 

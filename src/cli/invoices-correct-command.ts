@@ -3,6 +3,7 @@
 // app's worker sends it with the corrected client. --clear drops a stored correction.
 import { type ClientCorrection, clientCorrectionSchema } from '../../mappers/client-correction.ts';
 import { correctClient } from '../documents/correct-client.ts';
+import { reinvoice } from '../documents/reinvoice.ts';
 import {
   CliFailure,
   CliInputError,
@@ -37,6 +38,30 @@ export async function correctInvoice(args: readonly string[], io: CliIo, open: O
       correction
         ? `Invoice ${doc.id} (${doc.shop} ${doc.orderName}): client corrected (${describe(correction)}); back in the queue.`
         : `Invoice ${doc.id} (${doc.shop} ${doc.orderName}): correction removed; retry it with \`invoices retry ${doc.id}\`.`,
+    );
+    return EXIT_OK;
+  });
+}
+
+const REINVOICE_USAGE = 'invoices reinvoice <invoice id> --file <client.json>';
+
+/** `invoices reinvoice <id> --file client.json`: an authorized invoice to the wrong buyer, replaced (DESIGN §9). */
+export async function reinvoiceInvoice(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
+  const { positionals, values } = parseCommandArgs(args, { values: ['file'], positionals: 1 }, REINVOICE_USAGE);
+  const [id] = positionals;
+  if (id === undefined) throw new CliInputError(`the invoice id is required (${REINVOICE_USAGE})`);
+  if (!UUID.test(id)) throw new CliInputError('the invoice id must be a UUID, as `invoices list` prints it');
+  const file = values['file'];
+  if (file === undefined) throw new CliInputError(`--file names the right buyer (${REINVOICE_USAGE})`);
+  const correction = readCorrection(file);
+  return withContext(open, io, async (ctx) => {
+    const outcome = await reinvoice(ctx.database.db, { id: id.toLowerCase() }, correction);
+    if (outcome.kind === 'not_found') throw new CliFailure(`no invoice ${id}`);
+    if (outcome.kind === 'refused') throw new CliFailure(`invoice ${id}: ${outcome.reason}`);
+    const { invoice } = outcome;
+    io.out(
+      `Invoice ${invoice.id} (${invoice.shop} ${invoice.orderName}) is being replaced: credit note ${outcome.noteId} for all of it, ` +
+        `and invoice ${outcome.replacementId} to ${describe(correction)}. The running app issues both.`,
     );
     return EXIT_OK;
   });

@@ -3,13 +3,15 @@
 // Admin API, then the pure mapping against the invoice and the notes already issued against it.
 import type { DocumentDraft } from '../../mappers/document-numbering.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { refundToCreditNote } from '../../mappers/refund-to-credit-note.ts';
+import { fullCreditNote } from '../../mappers/full-credit-note.ts';
+import { type CreditNoteResult, refundToCreditNote } from '../../mappers/refund-to-credit-note.ts';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { parseShopifyRefund } from '../../mappers/shopify-refund.ts';
 import { message } from '../messages/message.ts';
 import { adminFailure, type DraftOutcome, mappingProblems } from './invoice-draft.ts';
 import type { IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
 import type { DocumentRow } from './store/document-rows.ts';
+import { REPLACEMENT_PREFIX } from './store/replacement-statements.ts';
 
 /** How long a note waits for an invoice that does not exist yet before a person is asked to look. */
 const WAIT_FOR_INVOICE_MS = 7 * 24 * 3600 * 1000;
@@ -22,7 +24,12 @@ export async function creditNoteDraft(doc: DocumentRow, shop: IssuingShop, deps:
   let current = doc;
   const stop = (transition: Transition): DraftOutcome => ({ kind: 'stop', doc: current, transition });
 
-  const invoice = await deps.store.currentInvoice(current.shop, current.orderGid);
+  // A replacement's note credits the invoice it names; a refund's, the order's current invoice.
+  const replacement = current.sourceKey.startsWith(REPLACEMENT_PREFIX);
+  const invoice =
+    replacement && current.invoiceId
+      ? await deps.store.documentById(current.invoiceId)
+      : await deps.store.currentInvoice(current.shop, current.orderGid);
   if (!invoice) {
     const refused = await deps.store.orderWasRefused(current.shop, current.orderGid);
     if (refused) return stop({ kind: 'skipped', reason: message('no_invoice', { why: refused }) });
@@ -44,6 +51,13 @@ export async function creditNoteDraft(doc: DocumentRow, shop: IssuingShop, deps:
     current = linked;
   }
 
+  const notes = await deps.store.notesAgainst(invoice.id, current.id);
+  const credited = notes.map((n) => n.document as GatewayDocument);
+  if (replacement) {
+    const full = fullCreditNote({ invoice: { document: invoiceDocument, cufe: invoice.cufe }, credited, settings: shop.settings.mapping });
+    return outcomeOf(full, current, invoice, notes, stop);
+  }
+
   // The refund must be this shop's, asked through the shop's own API, before anything is issued for it.
   const confirmed = await deps.shopify.confirmRefund(current.shop, current.sourceKey);
   if (!confirmed.ok) return stop(adminFailure(confirmed, 'confirming the refund'));
@@ -53,14 +67,24 @@ export async function creditNoteDraft(doc: DocumentRow, shop: IssuingShop, deps:
   if (!refund.ok) return stop(mappingProblems(refund.problems));
   const order = parseShopifyOrder(invoice.snapshot);
   if (!order.ok) return stop(mappingProblems(order.problems));
-  const notes = await deps.store.notesAgainst(invoice.id, current.id);
   const result = refundToCreditNote({
     refund: refund.refund,
     order: order.order,
     invoice: { document: invoiceDocument, cufe: invoice.cufe },
-    credited: notes.map((n) => n.document as GatewayDocument),
+    credited,
     settings: shop.settings.mapping,
   });
+  return outcomeOf(result, current, invoice, notes, stop);
+}
+
+/** What the mapping's answer means for the note. */
+function outcomeOf(
+  result: CreditNoteResult,
+  current: DocumentRow,
+  invoice: DocumentRow,
+  notes: readonly DocumentRow[],
+  stop: (t: Transition) => DraftOutcome,
+): DraftOutcome {
   switch (result.kind) {
     case 'draft':
       return {

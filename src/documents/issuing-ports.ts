@@ -20,6 +20,8 @@ export interface IssuingStore {
   /** The next number of the document's sequence (branch, billing point, document type), given to it once. */
   reserveNumber(doc: DocumentRow, numbering: Pick<Numbering, 'branchCode' | 'billingPoint'>): Promise<DocumentRow | undefined>;
   pdfToken(documentId: string): Promise<string | undefined>;
+  /** A document of the same shop by id (a replacement note's invoice). */
+  documentById(id: string): Promise<DocumentRow | undefined>;
   /** The order's current invoice (not replaced by another). */
   currentInvoice(shop: string, orderGid: string): Promise<DocumentRow | undefined>;
   /** The notes against an invoice that hold a document, other than `except`. */

@@ -51,6 +51,10 @@ function fakeStore(journal: Call[], state: StoreState) {
       journal.push(['store.pdfToken', documentId]);
       return state.pdfTokens.get(documentId);
     },
+    async documentById(id: string) {
+      journal.push(['store.documentById', id]);
+      return undefined;
+    },
     async currentInvoice(shop: string, orderGid: string) {
       journal.push(['store.currentInvoice', shop, orderGid]);
       return undefined;

@@ -16,10 +16,34 @@ const LIMITS = { ruc: 20, dv: 2, name: 100, address: 100, locationCode: 12, emai
 /** Only a taxpayer has these. */
 const TAXPAYER_ONLY = new Set(['ruc', 'dv']);
 
-/** The form's values, when the invoice can take a correction. @param {InvoiceDetail} inv @returns {Promise<ClientForm | null>} */
+/**
+ * The form's values, when the invoice can take a correction (stopped for a person) or be re-issued to another buyer
+ * (authorized). @param {InvoiceDetail} inv @returns {Promise<ClientForm | null>}
+ */
 export async function loadClientForm(inv) {
-  if (!inv.correctable) return null;
+  if (!inv.correctable && !inv.reissuable) return null;
   return api('GET', `/api/invoices/${encodeURIComponent(inv.id)}/client`).catch(() => null);
+}
+
+/**
+ * Reemitir a otro cliente: an authorized invoice issued to the wrong buyer is replaced by a credit note for all of it
+ * and a new invoice to the client in the form (POST /reinvoice); the page then opens the new invoice.
+ * @param {InvoiceDetail} inv
+ * @param {ClientForm} form
+ * @param {(invoiceId: string) => void} onReissued the new invoice's id
+ */
+export function clientReissueCard(inv, form, onReissued) {
+  return clientFormCard(inv, form, {
+    id: 'reissue',
+    title: t('reissue.title'),
+    help: t('reissue.help'),
+    save: t('reissue.save'),
+    async send(body) {
+      const answer = await api('POST', `/api/invoices/${encodeURIComponent(inv.id)}/reinvoice`, body);
+      toast(t('reissue.done'));
+      onReissued(answer.invoiceId);
+    },
+  });
 }
 
 /**
@@ -28,11 +52,38 @@ export async function loadClientForm(inv) {
  * @param {(invoice: InvoiceDetail) => void} onSaved the invoice as the server answered (back in the queue)
  */
 export function clientCorrectionCard(inv, form, onSaved) {
+  return clientFormCard(inv, form, {
+    id: 'client',
+    title: t('correct.title'),
+    help: t(form.correction ? 'correct.helpStored' : 'correct.help'),
+    save: t('correct.save'),
+    async send(body) {
+      const { invoice } = await api('PUT', `/api/invoices/${encodeURIComponent(inv.id)}/client`, body);
+      toast(t('correct.saved'));
+      onSaved(invoice);
+    },
+    remove: form.correction
+      ? async () => {
+          const { invoice } = await api('DELETE', `/api/invoices/${encodeURIComponent(inv.id)}/client`);
+          toast(t('correct.removed'));
+          onSaved(invoice);
+        }
+      : undefined,
+  });
+}
+
+/**
+ * The client form, sent by `o.send`; the server's field errors shown under the fields.
+ * @param {InvoiceDetail} _inv
+ * @param {ClientForm} form
+ * @param {{ id: string, title: string, help: string, save: string, send: (body: Record<string, string>) => Promise<void>, remove?: () => Promise<void> }} o
+ */
+function clientFormCard(_inv, form, o) {
   const fields = createFields();
   const path = (/** @type {string} */ name) => `client.${name}`;
   const value = (/** @type {string} */ name) => fields.value(path(name)).trim();
   // Hidden while empty, so it takes no room in the form.
-  const formBanner = h('div', { id: 'client-banner', 'aria-live': 'polite', hidden: true });
+  const formBanner = h('div', { id: `${o.id}-banner`, 'aria-live': 'polite', hidden: true });
   const { fields: current } = form;
 
   const type = fields.choice(
@@ -75,14 +126,12 @@ export function clientCorrectionCard(inv, form, onSaved) {
     return out;
   }
 
-  const save = button(t('correct.save'), { variant: 'primary', type: 'submit', id: 'client-save' });
+  const save = button(o.save, { variant: 'primary', type: 'submit', id: `${o.id}-save` });
   async function submit() {
     fields.clearErrors();
     clear(formBanner).hidden = true;
     try {
-      const { invoice } = await api('PUT', `/api/invoices/${encodeURIComponent(inv.id)}/client`, body());
-      toast(t('correct.saved'));
-      onSaved(invoice);
+      await o.send(body());
     } catch (error) {
       failed(error);
     }
@@ -101,7 +150,7 @@ export function clientCorrectionCard(inv, form, onSaved) {
     );
     formBanner.append(
       banner({
-        id: 'client-errors',
+        id: `${o.id}-errors`,
         tone: 'critical',
         title: t('settings.invalid'),
         body: unplaced.length
@@ -117,34 +166,25 @@ export function clientCorrectionCard(inv, form, onSaved) {
 
   /** @type {HTMLElement[]} */
   const actions = [save];
-  if (form.correction) {
-    const remove = button(t('correct.remove'), { variant: 'plain', id: 'client-remove' });
-    remove.addEventListener('click', () =>
-      busy(remove, t('settings.saving'), async () => {
-        try {
-          const { invoice } = await api('DELETE', `/api/invoices/${encodeURIComponent(inv.id)}/client`);
-          toast(t('correct.removed'));
-          onSaved(invoice);
-        } catch (error) {
-          failed(error);
-        }
-      }),
-    );
+  const removeForm = o.remove;
+  if (removeForm) {
+    const remove = button(t('correct.remove'), { variant: 'plain', id: `${o.id}-remove` });
+    remove.addEventListener('click', () => busy(remove, t('settings.saving'), () => removeForm().catch(failed)));
     actions.push(remove);
   }
 
   return card({
-    title: t('correct.title'),
-    id: 'client-card',
+    title: o.title,
+    id: `${o.id}-card`,
     children: h(
       'form',
       {
-        id: 'client-form',
+        id: `${o.id}-form`,
         class: 'stack',
         novalidate: true,
         onsubmit: (/** @type {Event} */ e) => (e.preventDefault(), busy(save, t('settings.saving'), submit)),
       },
-      h('p', { class: 'subdued' }, t(form.correction ? 'correct.helpStored' : 'correct.help')),
+      h('p', { class: 'subdued' }, o.help),
       formBanner,
       type,
       h('div', { class: 'grid grid--2' }, rows),

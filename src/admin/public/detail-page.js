@@ -2,7 +2,7 @@
 // address) and the Shopify order, an invoice's notes or a note's invoice, the document sent, and each gateway call
 // (credentials never reach the page). Dates are Panama's, and the summary says so.
 import { ApiError, api, errorText } from './api.js';
-import { clientCorrectionCard, loadClientForm } from './client-correction.js';
+import { clientCorrectionCard, clientReissueCard, loadClientForm } from './client-correction.js';
 import { creditNotesCard, noteInvoiceCard } from './credit-notes.js';
 import { banner, busy, button, card, clear, field, h, linkButton, toast } from './dom.js';
 import { emailCard, loadEmails } from './email-card.js';
@@ -114,11 +114,12 @@ export async function renderDetail(container, ctx, id) {
           'div',
           { class: 'layout__main' },
           noteInvoiceCard(inv),
-          clientForm ? clientCorrectionCard(inv, clientForm, corrected) : null,
+          clientForm && inv.correctable ? clientCorrectionCard(inv, clientForm, corrected) : null,
           creditNotesCard(inv),
           documentCard(inv),
           emailCard(inv, emails, load),
           callsCard(inv),
+          clientForm && inv.reissuable ? clientReissueCard(inv, clientForm, (id) => ctx.navigate(`#/facturas/${id}`)) : null,
         ),
         h('div', { class: 'layout__side' }, summaryCard(inv), qrCard(inv)),
       ),

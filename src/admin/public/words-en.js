@@ -183,6 +183,11 @@ export const WORDS_EN = {
   'taxIdSource.b2b_company': 'B2B company in Shopify',
   'taxIdSource.customer_metafield': 'Customer metafield',
   'taxIdSource.cart_attributes': 'Cart attributes',
+  'reissue.title': 'Re-issue to another client',
+  'reissue.help':
+    'If this invoice went to the wrong client, it is cancelled by a credit note for its total and a new invoice is issued to the client given here. Both go to the provider and are linked on the order.',
+  'reissue.save': 'Issue credit note and new invoice',
+  'reissue.done': 'Credit note and new invoice queued',
   'correct.title': 'Correct the client',
   'correct.help':
     'The client the invoice will carry. Saving sends the invoice back to the queue, and the order is read again from Shopify.',

@@ -184,6 +184,11 @@ export const WORDS_ES = {
   'taxIdSource.b2b_company': 'Empresa (B2B) en Shopify',
   'taxIdSource.customer_metafield': 'Metacampo del cliente',
   'taxIdSource.cart_attributes': 'Atributos del carrito',
+  'reissue.title': 'Reemitir a otro cliente',
+  'reissue.help':
+    'Si esta factura se emitió al cliente equivocado, se anula con una nota de crédito por su total y se emite una nueva factura al cliente indicado aquí. Ambas se envían al proveedor y quedan enlazadas en el pedido.',
+  'reissue.save': 'Emitir nota de crédito y nueva factura',
+  'reissue.done': 'Nota de crédito y nueva factura en cola',
   'correct.title': 'Corregir cliente',
   'correct.help':
     'Los datos del cliente que llevará la factura. Al guardar, la factura vuelve a la cola y el pedido se lee de nuevo en Shopify.',

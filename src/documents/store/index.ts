@@ -9,3 +9,4 @@ export * from './lease-statements.ts';
 export * from './order-statements.ts';
 export * from './privacy-statements.ts';
 export * from './query-statements.ts';
+export * from './replacement-statements.ts';
