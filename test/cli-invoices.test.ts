@@ -5,6 +5,7 @@
 // their invoice, reference and refund (issue 15).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { CliContext, CliIo } from '../src/cli/cli-context.ts';
 import { runInvoices } from '../src/cli/invoices-command.ts';
 import { STATUS_WORDS, panamaTime } from '../src/cli/invoice-words.ts';
@@ -203,7 +204,7 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
     expect((await cli('retry', '--failed', '--status', 'completed')).code).toBe(2);
     const completed = await cli('retry', id(1));
     expect(completed.err).toEqual([
-      `invoices retry: invoice ${id(1)} is Authorized: only failed or needs-attention invoices can be retried`,
+      `invoices retry: invoice ${id(1)} is Authorized: only failed, needs-attention, waiting or retrying documents can be retried`,
     ]);
   });
 
@@ -267,6 +268,7 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
         totalCents: 500,
         status: 'waiting',
         lastError: message('waiting_for_invoice', { orderName: 'gid://shopify/Order/13' }),
+        nextAttemptAt: new Date(Date.now() + 3_600_000),
         createdAt: new Date('2026-11-27T07:00:00Z'),
       },
     ]);
@@ -308,6 +310,24 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
     });
     expect(JSON.parse((await cli('show', id(11), '--json')).out.join('\n')).creditNotes).toEqual([
       { id: id(12), status: 'completed', fiscalNumber: '0000-001-0000000001', total: '26.22', cufe: noteCufe },
+    ]);
+
+    // Retry, like the page's button: a waiting note is made due now; an authorized one is refused and left alone.
+    const hurried = await cli('retry', id(13));
+    expect([hurried.code, hurried.err, hurried.out]).toEqual([
+      0,
+      [`warning: invoicing is disabled for ${SHOP}; the credit note waits until it is enabled.`],
+      [`Credit note ${id(13)} (${SHOP} gid://shopify/Order/13) is due now.`],
+    ]);
+    const [due] = await database.db
+      .select()
+      .from(documents)
+      .where(eq(documents.id, id(13)));
+    expect([due!.status, due!.nextAttemptAt.getTime() <= Date.now()]).toEqual(['waiting', true]);
+    const refused = await cli('retry', id(12));
+    expect([refused.code, refused.err]).toEqual([
+      1,
+      [`invoices retry: credit note ${id(12)} is Authorized: only failed, needs-attention, waiting or retrying documents can be retried`],
     ]);
   });
 });

@@ -5,7 +5,6 @@ import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway-do
 import { formatCents } from '../../mappers/money.ts';
 import { isCorrectable } from '../documents/correct-client.ts';
 import { replacementRefusal } from '../documents/reinvoice.ts';
-import type { DocumentStatus } from '../documents/document-state.ts';
 import {
   type DocumentListRow,
   type DocumentRow,
@@ -47,12 +46,12 @@ export interface DocumentReason {
 }
 
 export function reasonFor(
-  row: Pick<DocumentRow, 'status' | 'lastErrorKind' | 'lastErrorCode' | 'lastError' | 'problems'>,
+  row: Pick<DocumentRow, 'kind' | 'status' | 'lastErrorKind' | 'lastErrorCode' | 'lastError' | 'problems'>,
   shop: ShopState,
 ): DocumentReason | null {
   if (row.status === 'completed') return null;
   const stored = asMessage(row.lastError);
-  const reason = (kind: string, m: Message | undefined) => build(kind, row.status, row.lastErrorCode, m, row.problems);
+  const reason = (kind: string, m: Message | undefined) => build(kind, row, m);
   if (row.status === 'skipped' || row.status === 'waiting') return reason(row.status, stored);
   if (row.lastErrorKind) return reason(row.lastErrorKind, stored);
   if (row.status === 'pending') {
@@ -63,16 +62,21 @@ export function reasonFor(
   return reason('unknown', undefined);
 }
 
-function build(kind: string, status: DocumentStatus, code: string | null, m: Message | undefined, problems: unknown): DocumentReason {
-  const text = m ? localize(m) : reasonAction(kind, status);
+function build(
+  kind: string,
+  row: Pick<DocumentRow, 'kind' | 'status' | 'lastErrorCode' | 'problems'>,
+  m: Message | undefined,
+): DocumentReason {
+  const action = reasonAction(kind, row.status, row.kind);
+  const text = m ? localize(m) : action;
   return {
     kind,
-    code,
-    title: reasonTitle(kind),
-    action: reasonAction(kind, status),
+    code: row.lastErrorCode,
+    title: reasonTitle(kind, row.kind),
+    action,
     text,
     message: text.en,
-    problems: localizeProblems(problems).map((p) => ({ code: p.code, message: p.text.en, messageEs: p.text.es, text: p.text })),
+    problems: localizeProblems(row.problems).map((p) => ({ code: p.code, message: p.text.en, messageEs: p.text.es, text: p.text })),
   };
 }
 

@@ -2,7 +2,7 @@
 // e-mail one to its buyer again. The running app's worker (or the next start) picks up what is queued here.
 import { formatCents } from '../../mappers/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { type ShopState, reasonFor } from '../admin/invoice-view.ts';
+import { type ShopState, isRetryableByHand, reasonFor } from '../admin/invoice-view.ts';
 import { resendDocument } from '../delivery/resend.ts';
 import {
   DOCUMENT_KINDS,
@@ -20,6 +20,7 @@ import {
   pdfInfo,
   relatedDocuments,
   retryDocuments,
+  retryShopDocument,
 } from '../documents/store/index.ts';
 import { render } from '../messages/catalogue.ts';
 import { asMessage } from '../messages/message.ts';
@@ -239,16 +240,19 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
-    if (!RETRYABLE.includes(row.status)) {
+    const what = row.kind === 'credit_note' ? 'credit note' : 'invoice';
+    // Like the page's button: failed and needing attention go back to the queue; waiting or retrying ones go now.
+    if (!isRetryableByHand(row)) {
       throw new CliFailure(
-        `invoice ${id} is ${statusWord({ ...row, reason: null })}: only failed or needs-attention invoices can be retried`,
+        `${what} ${id} is ${statusWord({ ...row, reason: null })}: only failed, needs-attention, waiting or retrying documents can be retried`,
       );
     }
-    await retryDocuments(ctx.database.db, { ids: [id] });
-    io.out(`Invoice ${id} (${row.shop} ${row.orderName}) is back in the queue.`);
+    await retryShopDocument(ctx.database.db, row.shop, id);
+    const named = `${what === 'invoice' ? 'Invoice' : 'Credit note'} ${id} (${row.shop} ${row.orderName || row.orderGid})`;
+    io.out(RETRYABLE.includes(row.status) ? `${named} is back in the queue.` : `${named} is due now.`);
     const shopRow = await ctx.shops.get(row.shop);
-    if (!shopRow?.installed) io.err(`warning: the app is uninstalled from ${row.shop}; the invoice waits until it is installed again.`);
-    else if (!shopRow.enabled) io.err(`warning: invoicing is disabled for ${row.shop}; the invoice waits until it is enabled.`);
+    if (!shopRow?.installed) io.err(`warning: the app is uninstalled from ${row.shop}; the ${what} waits until it is installed again.`);
+    else if (!shopRow.enabled) io.err(`warning: invoicing is disabled for ${row.shop}; the ${what} waits until it is enabled.`);
     else if (shopRow.pausedReason)
       io.err(`warning: ${row.shop} is paused (${render(shopRow.pausedReason, 'en')}); save its settings to resume.`);
     return EXIT_OK;

@@ -1,5 +1,5 @@
 // Every message a merchant or operator reads about a document, in Spanish and English: why it stopped and what to do,
-// notices, statuses. The admin API, the CLI and the logs render from here; nothing stores or repeats these texts.
+// notices. The admin API, the CLI and the logs render from here; nothing stores or repeats these texts.
 import type { DocumentStatus } from '../documents/document-state.ts';
 import { EMAIL_MESSAGES } from './email-texts.ts';
 import { PROBLEM_TEXTS } from './problem-texts.ts';
@@ -114,16 +114,35 @@ const ENTRIES: Record<string, Entry> = {
   legacy: { es: (p) => str(p.text), en: (p) => str(p.text) },
 };
 
-/** The headline and what to do, per reason kind (error kinds and the queue's own states). */
-const REASON_TITLES: Record<string, Localized> = {
-  mapping: { es: 'El pedido no se puede facturar tal como está', en: 'The order cannot be invoiced as it stands' },
-  rejected: { es: 'El proveedor rechazó la factura', en: 'The provider rejected the invoice' },
+/** The headline and what to do, per reason kind (error kinds and the queue's own states); `note` when a credit note says otherwise. */
+const REASON_TITLES: Record<string, Localized & { note?: Localized }> = {
+  mapping: {
+    es: 'El pedido no se puede facturar tal como está',
+    en: 'The order cannot be invoiced as it stands',
+    note: { es: 'El reembolso no se puede acreditar tal como está', en: 'The refund cannot be credited as it stands' },
+  },
+  rejected: {
+    es: 'El proveedor rechazó la factura',
+    en: 'The provider rejected the invoice',
+    note: { es: 'El proveedor rechazó la nota de crédito', en: 'The provider rejected the credit note' },
+  },
   credentials: { es: 'El proveedor rechazó las credenciales de la tienda', en: "The provider refused the shop's credentials" },
   unavailable: { es: 'El proveedor no respondió', en: 'The provider did not answer' },
   indeterminate: { es: 'El proveedor no respondió a tiempo', en: 'The provider did not answer in time' },
   unrecoverable: { es: 'El número fiscal ya figura como emitido', en: 'The fiscal number is already issued' },
-  writeback: { es: 'Shopify no aceptó los datos de la factura en el pedido', en: "Shopify refused the invoice's data on the order" },
-  skipped: { es: 'No se factura', en: 'Not invoiced' },
+  writeback: {
+    es: 'Shopify no aceptó los datos de la factura en el pedido',
+    en: "Shopify refused the invoice's data on the order",
+    note: {
+      es: 'Shopify no aceptó los datos de la nota de crédito en el pedido',
+      en: "Shopify refused the credit note's data on the order",
+    },
+  },
+  skipped: {
+    es: 'No se factura',
+    en: 'Not invoiced',
+    note: { es: 'No se emite nota de crédito', en: 'No credit note is issued' },
+  },
   paused: { es: 'En espera: la facturación está en pausa', en: 'On hold: invoicing is paused' },
   disabled: { es: 'En espera: la facturación está desactivada', en: 'On hold: invoicing is turned off' },
   unknown: { es: 'Detenida sin motivo registrado', en: 'Stopped without a recorded reason' },
@@ -131,7 +150,7 @@ const REASON_TITLES: Record<string, Localized> = {
   waiting: { es: 'En espera', en: 'Waiting' },
 };
 
-const REASON_ACTIONS: Record<string, Localized> = {
+const REASON_ACTIONS: Record<string, Localized & { note?: Localized }> = {
   mapping: {
     es: 'Corrija lo indicado (en Configuración o en el pedido) y pulse Reintentar.',
     en: 'Correct what is named (in Settings or on the order), then press Retry.',
@@ -141,13 +160,13 @@ const REASON_ACTIONS: Record<string, Localized> = {
     en: 'Correct the data the provider names, then press Retry.',
   },
   credentials: {
-    es: 'Corrija las credenciales en Configuración; al guardar, las facturas continúan solas.',
-    en: 'Correct the credentials in Settings; once saved, invoices continue on their own.',
+    es: 'Corrija las credenciales en Configuración; al guardar, los documentos continúan solos.',
+    en: 'Correct the credentials in Settings; once saved, documents continue on their own.',
   },
   unavailable: { es: 'La app reintenta automáticamente.', en: 'The app retries automatically.' },
   indeterminate: {
-    es: 'La app verifica con el proveedor antes de volver a enviar, para no facturar dos veces.',
-    en: 'The app checks with the provider before sending again, so nothing is invoiced twice.',
+    es: 'La app verifica con el proveedor antes de volver a enviar, para no emitir dos veces.',
+    en: 'The app checks with the provider before sending again, so nothing is issued twice.',
   },
   unrecoverable: {
     es: 'Búsquelo en el portal del proveedor antes de hacer nada más; no reintente a ciegas.',
@@ -156,15 +175,23 @@ const REASON_ACTIONS: Record<string, Localized> = {
   writeback: {
     es: 'La factura está autorizada. Revise el detalle y pulse Reintentar.',
     en: 'The invoice is authorized. Check the details, then press Retry.',
+    note: {
+      es: 'La nota de crédito está autorizada. Revise el detalle y pulse Reintentar.',
+      en: 'The credit note is authorized. Check the details, then press Retry.',
+    },
   },
-  skipped: { es: 'Los pedidos de prueba no se envían a producción.', en: 'Test orders are never sent to production.' },
+  skipped: {
+    es: 'Los pedidos de prueba no se envían a producción.',
+    en: 'Test orders are never sent to production.',
+    note: { es: 'No hay nada que hacer.', en: 'There is nothing to do.' },
+  },
   paused: {
-    es: 'Corrija las credenciales en Configuración; al guardar, las facturas continúan solas.',
-    en: 'Correct the credentials in Settings; once saved, invoices continue on their own.',
+    es: 'Corrija las credenciales en Configuración; al guardar, los documentos continúan solos.',
+    en: 'Correct the credentials in Settings; once saved, documents continue on their own.',
   },
   disabled: {
-    es: 'Actívela en Configuración para emitir las facturas pendientes.',
-    en: 'Turn it on in Settings to issue the waiting invoices.',
+    es: 'Actívela en Configuración para emitir los documentos pendientes.',
+    en: 'Turn it on in Settings to issue the waiting documents.',
   },
   unknown: { es: 'Pulse Reintentar.', en: 'Press Retry.' },
   order_unconfirmed: { es: 'Compruebe el pedido en Shopify y pulse Reintentar.', en: 'Check the order in Shopify, then press Retry.' },
@@ -173,16 +200,6 @@ const REASON_ACTIONS: Record<string, Localized> = {
     es: 'Se agotaron los reintentos automáticos. Pulse Reintentar cuando se haya resuelto la causa.',
     en: 'Automatic retries are used up. Press Retry once the cause is fixed.',
   },
-};
-
-/** One vocabulary for statuses: the page, the CLI and the README say these words. */
-export const STATUS_LABELS: Record<DocumentStatus, Localized> = {
-  pending: { es: 'En cola', en: 'Queued' },
-  waiting: { es: 'En espera', en: 'Waiting' },
-  needs_attention: { es: 'Requiere atención', en: 'Needs attention' },
-  failed: { es: 'Fallida', en: 'Failed' },
-  completed: { es: 'Autorizada', en: 'Authorized' },
-  skipped: { es: 'Omitida', en: 'Skipped' },
 };
 
 /** A message in one language; an unknown key renders as its key and parameters (never nothing). */
@@ -196,13 +213,19 @@ export function localize(m: Message): Localized {
   return { es: render(m, 'es'), en: render(m, 'en') };
 }
 
-export function reasonTitle(kind: string): Localized {
-  return REASON_TITLES[kind] ?? REASON_TITLES.unknown!;
+/** `document` is the document's kind ('invoice', 'credit_note'): a note's headline names a note. */
+export function reasonTitle(kind: string, document = 'invoice'): Localized {
+  return pick(REASON_TITLES[kind] ?? REASON_TITLES.unknown!, document);
 }
 
-export function reasonAction(kind: string, status: DocumentStatus): Localized {
-  if (status === 'failed') return REASON_ACTIONS.failed!;
-  return REASON_ACTIONS[kind] ?? REASON_ACTIONS.unknown!;
+export function reasonAction(kind: string, status: DocumentStatus, document = 'invoice'): Localized {
+  if (status === 'failed') return pick(REASON_ACTIONS.failed!, document);
+  return pick(REASON_ACTIONS[kind] ?? REASON_ACTIONS.unknown!, document);
+}
+
+function pick(entry: Localized & { note?: Localized }, document: string): Localized {
+  const chosen = document === 'credit_note' && entry.note ? entry.note : entry;
+  return { es: chosen.es, en: chosen.en };
 }
 
 /** Stored mapping problems, each with its text in both languages (older rows carry their own texts). */
