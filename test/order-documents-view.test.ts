@@ -26,6 +26,7 @@ describe('the order block, per document state', () => {
       statusKey: 'status.completed',
       tone: 'success',
       fiscalNumber: '0000-001-0000000001',
+      invoiceNumber: null,
       cufe: 'FE01200000155596713-2-2015-5900002026112500000001001012321922922',
       pdfUrl: 'https://app.example/invoices/abc.pdf',
       reasonKey: null,
@@ -90,8 +91,24 @@ describe('the order block, per document state', () => {
     expect(documentLine(doc({ ...pending, reason: { kind: 'something-new', code: null } })).reasonKey).toBe('reason.unknown');
   });
 
-  it('a credit note is named as one', () => {
-    expect(documentLine(doc({ kind: 'credit_note' })).kindKey).toBe('kind.credit_note');
+  it('a credit note is named as one, with the invoice it credits and its own reasons', () => {
+    const note = (o: Partial<OrderDocument>) => documentLine(doc({ kind: 'credit_note', invoiceNumber: '0000-001-0000000007', ...o }));
+    expect(note({})).toMatchObject({ kindKey: 'kind.credit_note', invoiceNumber: '0000-001-0000000007', statusKey: 'status.completed' });
+    expect(documentLine(doc({ invoiceNumber: '0000-001-0000000007' })).invoiceNumber).toBeNull();
+    const rejected = { status: 'needs_attention' as const, authorized: false, retryable: true };
+    expect(note({ ...rejected, reason: { kind: 'rejected', code: '201' } })).toMatchObject({
+      reasonKey: 'reasonNote.rejected',
+      reasonCode: '201',
+      canRetry: true,
+    });
+    expect(documentLine(doc({ ...rejected, reason: { kind: 'rejected', code: '201' } })).reasonKey).toBe('reason.rejected');
+    // Waiting for its invoice: its own word, it goes on by itself (Retry only hurries it).
+    expect(note({ status: 'waiting', authorized: false, invoiceNumber: null, reason: { kind: 'waiting', code: null } })).toMatchObject({
+      statusKey: 'status.waiting',
+      tone: 'info',
+      reasonKey: 'reason.waiting',
+      invoiceNumber: null,
+    });
   });
 });
 
@@ -129,7 +146,10 @@ describe('the block from the app’s answer', () => {
     expect(keys('en.json')).toEqual(es);
     const used = [
       ...['invoice', 'credit_note', 'other'].map((k) => `kind.${k}`),
-      ...['pending', 'retrying', 'onHold', 'needs_attention', 'failed', 'completed', 'skipped'].map((k) => `status.${k}`),
+      ...['pending', 'retrying', 'onHold', 'waiting', 'needs_attention', 'failed', 'completed', 'skipped'].map((k) => `status.${k}`),
+      ...['mapping', 'rejected', 'writeback'].map((k) => `reasonNote.${k}`),
+      ...['waiting', 'order_unconfirmed'].map((k) => `reason.${k}`),
+      'credits',
       ...['none', 'authorized', 'inProgress', 'attention'].map((k) => `summary.${k}`),
       'error.session',
       'error.load',

@@ -74,6 +74,7 @@ function DocumentView({ line, busy, onRetry }: { line: DocumentLine; busy: boole
           {line.reasonCode ? t('reasonWithCode', { reason: t(line.reasonKey), code: line.reasonCode }) : t(line.reasonKey)}
         </s-text>
       )}
+      {line.invoiceNumber && <s-text color="subdued">{t('credits', { number: line.invoiceNumber })}</s-text>}
       {line.cufe && <s-text color="subdued">{t('cufe', { cufe: line.cufe })}</s-text>}
       <s-stack direction="inline" gap="small-200">
         {line.pdfUrl && (

@@ -6,9 +6,11 @@
 export interface OrderDocument {
   id: string;
   kind: 'invoice' | 'credit_note' | 'other';
-  status: 'pending' | 'needs_attention' | 'failed' | 'completed' | 'skipped';
+  status: 'pending' | 'waiting' | 'needs_attention' | 'failed' | 'completed' | 'skipped';
   authorized: boolean;
   fiscalNumber: string | null;
+  /** A credit note's invoice's fiscal number. */
+  invoiceNumber?: string | null;
   cufe: string | null;
   pdfUrl: string | null;
   retryable: boolean;
@@ -25,6 +27,8 @@ export interface DocumentLine {
   statusKey: string;
   tone: Tone;
   fiscalNumber: string | null;
+  /** The invoice a credit note credits, by its fiscal number. */
+  invoiceNumber: string | null;
   cufe: string | null;
   pdfUrl: string | null;
   /** locales key of what stopped it, when something did ("reason.mapping", …). */
@@ -41,7 +45,11 @@ export type BlockState =
 
 /** Queue states that wait on the merchant (settings), not on the gateway. */
 const WAITING_ON_MERCHANT = new Set(['paused', 'disabled', 'credentials']);
+/** Reasons whose words name the document: a credit note has its own ("reasonNote.rejected", …). */
+const NOTE_REASONS = new Set(['mapping', 'rejected', 'writeback']);
 const KNOWN_REASONS = new Set([
+  'waiting',
+  'order_unconfirmed',
   'mapping',
   'rejected',
   'credentials',
@@ -63,6 +71,9 @@ export function statusOf(doc: OrderDocument): { statusKey: string; tone: Tone } 
       return { statusKey: 'status.failed', tone: 'critical' };
     case 'skipped':
       return { statusKey: 'status.skipped', tone: 'neutral' };
+    case 'waiting':
+      // A credit note waiting for its invoice: it goes on by itself.
+      return { statusKey: 'status.waiting', tone: 'info' };
     case 'pending':
       // Authorized by the DGI; the PDF or the write-back is still on its way.
       if (doc.authorized) return { statusKey: 'status.completed', tone: 'success' };
@@ -79,12 +90,19 @@ export function documentLine(doc: OrderDocument): DocumentLine {
     kindKey: `kind.${doc.kind}`,
     ...statusOf(doc),
     fiscalNumber: doc.fiscalNumber,
+    invoiceNumber: doc.kind === 'credit_note' ? (doc.invoiceNumber ?? null) : null,
     cufe: doc.cufe,
     pdfUrl: doc.pdfUrl,
-    reasonKey: reasonKind === null ? null : KNOWN_REASONS.has(reasonKind) ? `reason.${reasonKind}` : 'reason.unknown',
+    reasonKey: reasonKeyOf(doc.kind, reasonKind),
     reasonCode: reasonKind === null ? null : (doc.reason?.code ?? null),
     canRetry: doc.retryable,
   };
+}
+
+function reasonKeyOf(kind: OrderDocument['kind'], reason: string | null): string | null {
+  if (reason === null) return null;
+  if (kind === 'credit_note' && NOTE_REASONS.has(reason)) return `reasonNote.${reason}`;
+  return KNOWN_REASONS.has(reason) ? `reason.${reason}` : 'reason.unknown';
 }
 
 /** The block's collapsed one-liner: the invoice's state, or that there is none yet. */
