@@ -8,7 +8,7 @@ import type { Logger } from '../src/logger.ts';
 import type { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
 import { answer } from '../src/http/webhook-body.ts';
-import { verifyWebhook } from './verify-webhook.ts';
+import { deliveryOf, verifyWebhook } from './verify-webhook.ts';
 
 export interface AppUninstalledDeps {
   shopify: Shopify;
@@ -20,11 +20,8 @@ export interface AppUninstalledDeps {
 
 export function appUninstalledWebhook(deps: AppUninstalledDeps): RequestHandler {
   return async (req, res) => {
-    const verified = await verifyWebhook(deps.shopify, req, res, ['app/uninstalled']);
-    if (!verified.ok) {
-      answer(res, verified.status, { error: verified.error });
-      return;
-    }
+    const verified = verifyWebhook(deps.shopify, req, ['app/uninstalled']);
+    if (!verified.ok) return answer(res, verified.status, { error: verified.error });
     const { webhook } = verified;
     // The domain header is not covered by the HMAC: only a signed body naming this very shop uninstalls it
     // (Shopify's app/uninstalled body is the Shop resource, which always names its myshopify domain).
@@ -39,12 +36,7 @@ export function appUninstalledWebhook(deps: AppUninstalledDeps): RequestHandler 
     }
     const sessionsDeleted = await deps.sessions.deleteShopSessions(webhook.shop);
     await deps.shops.markUninstalled(webhook.shop);
-    await recordDelivery(
-      deps.db,
-      webhook.shop,
-      { webhookId: webhook.webhookId, eventId: webhook.eventId, topic: webhook.topic, triggeredAt: webhook.triggeredAt },
-      'uninstalled',
-    );
+    await recordDelivery(deps.db, webhook.shop, deliveryOf(webhook), 'uninstalled');
     deps.logger.info({ shop: webhook.shop, sessionsDeleted }, 'app uninstalled: sessions deleted, shop disabled');
     answer(res, 200, { outcome: 'uninstalled' });
   };

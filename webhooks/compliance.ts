@@ -32,7 +32,7 @@ type Handled = { outcome: string; summary: Record<string, unknown>; payload: unk
 
 export function complianceWebhook(deps: ComplianceDeps): RequestHandler {
   return async (req, res) => {
-    const verified = await verifyWebhook(deps.shopify, req, res, COMPLIANCE_TOPICS);
+    const verified = verifyWebhook(deps.shopify, req, COMPLIANCE_TOPICS);
     if (!verified.ok) {
       // Shopify's review check wants 401 for anything not signed with the app secret, whatever else is wrong.
       const status = signatureMatches(req, deps.shopify.config.apiSecretKey) ? verified.status : 401;

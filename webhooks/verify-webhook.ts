@@ -6,7 +6,8 @@
 import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Shopify } from '@shopify/shopify-api';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { DeliveryFacts } from '../src/documents/store/index.ts';
 
 export interface VerifiedWebhook {
   topic: string;
@@ -128,12 +129,12 @@ export function verifyDelivery(
   };
 }
 
-export async function verifyWebhook(
-  shopify: Shopify,
-  req: Request,
-  _res: Response,
-  expectedTopics: readonly string[],
-): Promise<Verification> {
+export function verifyWebhook(shopify: Shopify, req: Request, expectedTopics: readonly string[]): Verification {
   const rawBody = typeof req.body === 'string' ? req.body : '';
   return verifyDelivery(shopify.config.apiSecretKey, req.headers, rawBody, expectedTopics);
+}
+
+/** What the deliveries table records of a delivery. */
+export function deliveryOf(webhook: VerifiedWebhook): DeliveryFacts {
+  return { webhookId: webhook.webhookId, eventId: webhook.eventId, topic: webhook.topic, triggeredAt: webhook.triggeredAt };
 }

@@ -1,0 +1,54 @@
+// What every webhook that becomes a fiscal document does: verify, read what the body is about, record the delivery of a
+// shop that does not invoice (answered 200, so Shopify does not retry for hours), or store the document with its
+// delivery, grouped with concurrent deliveries, and answer. Nothing slow happens here: the gateway and Shopify are the
+// runner's business. A topic differs only in how its body reads (orders-paid.ts, refunds-create.ts).
+import type { Shopify } from '@shopify/shopify-api';
+import type { RequestHandler } from 'express';
+import type { Db } from '../src/db/database.ts';
+import type { IntakeBatcher } from '../src/documents/intake-batcher.ts';
+import { type NewDocument, recordDelivery } from '../src/documents/store/index.ts';
+import { answer } from '../src/http/webhook-body.ts';
+import { readWebhookJson } from '../src/http/webhook-json.ts';
+import type { Logger } from '../src/logger.ts';
+import type { ShopRepository } from '../src/shops/shop-repository.ts';
+import { deliveryOf, verifyWebhook } from './verify-webhook.ts';
+
+export interface DocumentWebhookDeps {
+  shopify: Shopify;
+  db: Db;
+  shops: Pick<ShopRepository, 'intakeStatus'>;
+  /** Writes the document and the delivery together, grouped with concurrent deliveries. */
+  intake: Pick<IntakeBatcher, 'enqueue'>;
+  logger: Logger;
+  /** Tell the runner there is work (same process). */
+  onStored: () => void;
+}
+
+/** A body read as a document of `shop`, with what names it in the log; or what is wrong with it. */
+export type DocumentReading = { ok: true; document: NewDocument; about: Record<string, string> } | { ok: false; error: string };
+
+export type ReadDocument = (shop: string, value: unknown, text: string) => DocumentReading;
+
+export function documentWebhook(deps: DocumentWebhookDeps, topic: string, read: ReadDocument): RequestHandler {
+  return async (req, res) => {
+    const verified = verifyWebhook(deps.shopify, req, [topic]);
+    if (!verified.ok) return answer(res, verified.status, { error: verified.error });
+    const { webhook } = verified;
+    const body = readWebhookJson(webhook.rawBody);
+    if (!body.ok) return answer(res, 400, { error: body.error });
+    const reading = read(webhook.shop, body.value, body.text);
+    if (!reading.ok) return answer(res, 400, { error: reading.error });
+
+    const delivery = deliveryOf(webhook);
+    const shop = await deps.shops.intakeStatus(webhook.shop);
+    if (!shop || !shop.installed || !shop.enabled) {
+      const outcome = !shop || !shop.installed ? 'shop_not_installed' : 'shop_not_enabled';
+      await recordDelivery(deps.db, webhook.shop, delivery, outcome, reading.document.orderGid);
+      deps.logger.info({ shop: webhook.shop, ...reading.about, outcome }, `${topic} not processed`);
+      return answer(res, 200, { outcome });
+    }
+    const outcome = await deps.intake.enqueue(reading.document, delivery);
+    if (outcome === 'stored') deps.onStored();
+    answer(res, 200, { outcome });
+  };
+}
