@@ -1,9 +1,15 @@
 // The per-shop counters behind the admin's counts and the metrics (document_counts, kept by triggers) equal a full
 // count after every kind of statement, and stay exact while claims, transitions, retries, intake and deletions run
 // at once (on PostgreSQL on separate connections: locks, waits and rollbacks included).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, rowsOf } from '../src/db/database.ts';
+import { type Database, MIGRATIONS_DIR, rowsOf } from '../src/db/database.ts';
 import { documents, shops } from '../src/db/schema.ts';
 import type { DocumentStatus } from '../src/documents/document-state.ts';
 import {
@@ -149,5 +155,40 @@ describe.each(testDatabases)('document counters on $name', (target) => {
     expect(await counted()).toEqual(totals);
     const all = (await Promise.all(SHOPS.map((s) => countByStatus(database.db, s)))).reduce((sum, c) => sum + c.all, 0);
     expect(all).toBe(30 + 15 * 4);
+  });
+});
+
+describe('document counters after an upgrade', () => {
+  it('start from the documents already stored', async () => {
+    // The migrations before the counters, then documents, then the rest.
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'fe-migrations-'));
+    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const upTo = journal.entries.findIndex((e) => e.tag.endsWith('_fair_claims_and_counts'));
+    fs.mkdirSync(path.join(before, 'meta'));
+    fs.writeFileSync(path.join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+    for (const e of journal.entries.slice(0, upTo)) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(before, `${e.tag}.sql`));
+    const client = await PGlite.create();
+    try {
+      const db = drizzle({ client });
+      await migrate(db, { migrationsFolder: before });
+      await db.execute(sql`
+        insert into documents (shop, source_key, order_gid, order_name, total_cents, currency, snapshot, status, step)
+        select 'tienda-' || (g % 2) || '.myshopify.com', 'o' || g, 'o' || g, '#' || g, 100, 'USD', '{}',
+          case when g % 3 = 0 then 'completed' else 'pending' end, case when g % 3 = 0 then 'done' else 'send' end
+        from generate_series(1, 12) g`);
+      await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+      const counted = await db.execute<{ shop: string; status: string; n: string }>(
+        sql`select shop, status, n::text from document_counts order by shop, status`,
+      );
+      expect(counted.rows).toEqual([
+        { shop: 'tienda-0.myshopify.com', status: 'completed', n: '2' },
+        { shop: 'tienda-0.myshopify.com', status: 'pending', n: '4' },
+        { shop: 'tienda-1.myshopify.com', status: 'completed', n: '2' },
+        { shop: 'tienda-1.myshopify.com', status: 'pending', n: '4' },
+      ]);
+    } finally {
+      await client.close();
+      fs.rmSync(before, { recursive: true, force: true });
+    }
   });
 });
