@@ -68,9 +68,13 @@ export async function run(): Promise<BenchRow[]> {
   const othersMeanwhile = small.filter((i) => i.writtenBackAt <= floodEnd).length / floodSeconds;
   const leftToFlood = limit - othersMeanwhile;
   const gatewayShare = (floodRate + othersMeanwhile) / limit;
+  // What the machine gave: an invoice's gateway calls against their nominal time, and the app's CPU per invoice.
+  const machine =
+    `an invoice's calls took ${Math.round(r.gateway.perInvoice)} ms (nominal ${CALLS_PER_INVOICE * LATENCY_MS} ms), ` +
+    `app CPU ${r.cpu.app === undefined ? 'n/a' : `${(r.cpu.app / r.done).toFixed(1)} ms`} per invoice`;
   console.log(
     `  small shops: time to invoice p50 ${seconds(percentile(waits, 50))}, p99 ${seconds(smallP99)}, max ${seconds(Math.max(...waits))}; ` +
-      `flooding shop: ${int(flood.length)} in ${floodSeconds.toFixed(1)} s = ${floodRate.toFixed(1)}/s`,
+      `flooding shop: ${int(flood.length)} in ${floodSeconds.toFixed(1)} s = ${floodRate.toFixed(1)}/s; ${machine}`,
   );
   return [
     {
@@ -88,7 +92,9 @@ export async function run(): Promise<BenchRow[]> {
       baseline:
         `limit ${int(limit)}/s (${CONCURRENCY} ÷ (${CALLS_PER_INVOICE} calls × ${LATENCY_MS} ms)); the other shops took ${othersMeanwhile.toFixed(1)}/s meanwhile, ` +
         `leaving ${leftToFlood.toFixed(1)}/s; target ≥ ${FLOOD_SHARE_TARGET * 100} % of what they left`,
-      result: `${((floodRate / leftToFlood) * 100).toFixed(1)} % of what the others left; the gateway ran at ${(gatewayShare * 100).toFixed(1)} % of its limit; ${int(r.issued)} documents issued for ${int(r.done)} invoices`,
+      result:
+        `${((floodRate / leftToFlood) * 100).toFixed(1)} % of what the others left; the gateway ran at ${(gatewayShare * 100).toFixed(1)} % of its limit; ` +
+        `${int(r.issued)} documents issued for ${int(r.done)} invoices; ${machine}`,
       pass: complete && floodRate >= FLOOD_SHARE_TARGET * leftToFlood && r.issued === r.done,
     },
   ];

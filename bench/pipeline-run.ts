@@ -153,7 +153,7 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
         while (next < burst.length) await deliver(burst[next++]!);
       }),
       ...timed.map(async (i) => {
-        await sleep(started + plan.deliveries[i]!.atMs! - performance.now());
+        await sleep(Math.max(0, started + plan.deliveries[i]!.atMs! - performance.now()));
         await deliver(i);
       }),
     ]).then(() => performance.now());

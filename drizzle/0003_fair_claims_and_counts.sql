@@ -9,8 +9,10 @@ CREATE TABLE "document_counts" (
 --> statement-breakpoint
 DROP INDEX "documents_due_idx";--> statement-breakpoint
 DROP INDEX "documents_shop_status_idx";--> statement-breakpoint
+DROP INDEX "documents_fiscal_number_uq";--> statement-breakpoint
 CREATE INDEX "documents_shop_due_idx" ON "documents" USING btree ("shop","next_attempt_at") WHERE "documents"."status" in ('pending', 'waiting');--> statement-breakpoint
 CREATE INDEX "documents_shop_status_created_idx" ON "documents" USING btree ("shop","status","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "documents_fiscal_number_uq" ON "documents" USING btree ("shop","branch_code","billing_point","fiscal_number","document_type");--> statement-breakpoint
 -- document_counts stays exact because every statement that changes documents adds its own net change, in its own
 -- transaction (a rollback takes both back). One upsert per statement, its keys in order: concurrent statements take
 -- the counter rows' locks in the same order, so they wait for each other but never deadlock. Statements that change

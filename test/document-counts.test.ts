@@ -166,7 +166,8 @@ describe('document counters after an upgrade', () => {
     const upTo = journal.entries.findIndex((e) => e.tag.endsWith('_fair_claims_and_counts'));
     fs.mkdirSync(path.join(before, 'meta'));
     fs.writeFileSync(path.join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
-    for (const e of journal.entries.slice(0, upTo)) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(before, `${e.tag}.sql`));
+    for (const e of journal.entries.slice(0, upTo))
+      fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(before, `${e.tag}.sql`));
     const client = await PGlite.create();
     try {
       const db = drizzle({ client });

@@ -168,7 +168,8 @@ export const documents = pgTable(
     // An order's documents (its invoice and notes), and a note's invoice.
     index('documents_shop_order_idx').on(t.shop, t.orderGid),
     index('documents_invoice_idx').on(t.invoiceId),
-    uniqueIndex('documents_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.documentType, t.fiscalNumber),
+    // The type last: the search box finds "0000-001-0000000042" whatever its type, through the first four columns.
+    uniqueIndex('documents_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.fiscalNumber, t.documentType),
     check('documents_kind_ck', oneOf('kind', DOCUMENT_KINDS)),
     check('documents_status_ck', oneOf('status', DOCUMENT_STATUSES)),
     check('documents_step_ck', oneOf('step', DOCUMENT_STEPS)),
