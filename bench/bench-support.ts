@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Session } from '@shopify/shopify-api';
-import postgres from 'postgres';
+import pg from 'pg';
 import { type AppParts, startApp } from '../src/app.ts';
 import { baseChildEnvironment, benchDatabaseUrl, loadConfig } from '../src/config/env.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
@@ -29,14 +29,16 @@ const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 export async function findPostgres(): Promise<string | undefined> {
   const configured = benchDatabaseUrl();
   if (configured) return configured;
-  const probe = postgres(DEFAULT_POSTGRES_URL, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  const probe = new pg.Client({ connectionString: DEFAULT_POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  probe.on('error', () => {});
   try {
-    await probe`select 1`;
+    await probe.connect();
+    await probe.query('select 1');
     return DEFAULT_POSTGRES_URL;
   } catch {
     return undefined;
   } finally {
-    await probe.end({ timeout: 1 });
+    await probe.end().catch(() => {});
   }
 }
 

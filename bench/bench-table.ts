@@ -96,3 +96,12 @@ export function markdownReport(
     '',
   ].join('\n');
 }
+
+/** Where bench/RESULTS.md's hand-kept history starts. */
+const FINDINGS_HEADING = '\n## Findings';
+
+/** A full run's report, followed by the findings section of the RESULTS.md it replaces (if it has one). */
+export function withFindings(report: string, previous: string): string {
+  const at = previous.indexOf(FINDINGS_HEADING);
+  return at === -1 ? report : `${report}${previous.slice(at)}`;
+}

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { APP_NODE_FLAGS } from '../test/support/app-process.ts';
-import { type BenchRow, machine, markdownReport, textTable } from './bench-table.ts';
+import { type BenchRow, machine, markdownReport, textTable, withFindings } from './bench-table.ts';
 
 type BenchModule = { run(): Promise<BenchRow[] | void> };
 
@@ -90,8 +90,11 @@ export async function runBench(argv: string[]): Promise<number> {
   const resultsDir = path.join(import.meta.dirname, 'results');
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(path.join(resultsDir, 'latest.md'), report);
-  // Only a full run replaces the committed figures.
-  if (name === undefined) fs.writeFileSync(path.join(import.meta.dirname, 'RESULTS.md'), report);
+  // Only a full run replaces the committed figures; the findings written by hand below them stay.
+  if (name === undefined) {
+    const file = path.join(import.meta.dirname, 'RESULTS.md');
+    fs.writeFileSync(file, withFindings(report, fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''));
+  }
   console.log(`written: bench/results/latest.md${name === undefined ? ', bench/RESULTS.md' : ''}`);
   // A missed target is a figure, not a failure of the command (speed is measured, not asserted); a crash is.
   return rows.some((r) => r.result === 'error') ? 1 : 0;

@@ -27,7 +27,6 @@ export interface CufeParts {
   readonly securityCode: string;
 }
 
-export const CUFE_LENGTH = 66;
 const RUC_WIDTH = 20;
 
 const FIELD_RULES: ReadonlyArray<readonly [keyof CufeParts, RegExp]> = [

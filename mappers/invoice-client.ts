@@ -1,5 +1,6 @@
 // The invoice's client (`dataTransaction.client`): a registered taxpayer (01) when the order carries a
 // RUC with a valid check digit, otherwise a final consumer (02). Reference/panama-fe.md §3.6–§3.8.
+import type { ClientCorrection } from './client-correction.ts';
 import type { ClientBlock } from './gateway-document.ts';
 import type { MappingSettings } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
@@ -7,21 +8,36 @@ import { type PanamaLocation, findLocation, findLocationByCode } from './panama-
 import { isValidRucCheckDigit, normalizeRuc, parseRuc } from './ruc-check-digit.ts';
 import type { ShopifyAddress, ShopifyOrder } from './shopify-order.ts';
 
-export type ClientResult = { ok: true; client: ClientBlock } | { ok: false; problems: MappingProblem[] };
-
 const MAX_NAME = 100;
 const MAX_ADDRESS = 100;
 const MAX_EMAIL = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function buildClient(order: ShopifyOrder, settings: MappingSettings): ClientResult {
+/** Where a taxpayer client's RUC came from (DESIGN §10), first found wins. */
+export const TAX_ID_SOURCES = ['correction', 'b2b_company', 'customer_metafield', 'cart_attributes'] as const;
+export type TaxIdSource = (typeof TAX_ID_SOURCES)[number];
+
+/** What the pipeline learnt about the buyer beyond the order body. */
+export interface BuyerFacts {
+  /** The merchant's correction of the client block: it wins over everything the order says. */
+  correction?: ClientCorrection;
+  /** B2B: the company location's tax registration id and the company's name (Admin API). */
+  company?: { taxId?: string; name?: string };
+  /** The customer metafield the shop's settings name, as read through the Admin API. */
+  customerTaxId?: { value: string; path: string };
+}
+
+export type ClientResult =
+  { ok: true; client: ClientBlock; taxIdSource: TaxIdSource | undefined } | { ok: false; problems: MappingProblem[] };
+
+export function buildClient(order: ShopifyOrder, settings: MappingSettings, buyer: BuyerFacts = {}): ClientResult {
+  if (buyer.correction) return correctedClient(order, buyer.correction);
   const names = settings.checkoutAttributes;
   const location = clientLocation(order, settings);
   const contact = contactFields(order);
 
-  const rucAttribute = attribute(order, names.ruc);
-  const rucText = rucAttribute ?? order.company?.taxRegistrationId;
-  if (rucText === undefined) {
+  const found = taxIdOf(order, settings, buyer);
+  if (found === undefined) {
     const businessName = clip(buyerName(order), MAX_NAME);
     return {
       ok: true,
@@ -32,34 +48,38 @@ export function buildClient(order: ShopifyOrder, settings: MappingSettings): Cli
         ...contact,
         country: 'PA',
       },
+      taxIdSource: undefined,
     };
   }
 
-  const rucPath = rucAttribute === undefined ? 'company.tax_registration_id' : `note_attributes.${names.ruc}`;
+  const { text: rucText, path: rucPath, source } = found;
   const split = splitRucAndDv(rucText);
   const ruc = normalizeRuc(split.ruc);
   if (ruc === undefined) return fail(problems.rucUnreadable(rucText, rucPath));
-  const dvText = attribute(order, names.dv) ?? split.dv;
-  const dvPath = attribute(order, names.dv) === undefined ? rucPath : `note_attributes.${names.dv}`;
+  // A separate DV attribute goes with the RUC attribute; the other sources carry the DV in the same text.
+  const dvAttribute = source === 'cart_attributes' ? attribute(order, names.dv) : undefined;
+  const dvText = dvAttribute ?? split.dv;
+  const dvPath = dvAttribute === undefined ? rucPath : `note_attributes.${names.dv}`;
   if (dvText === undefined) return fail(problems.rucCheckDigitMissing(ruc, rucPath));
   const dv = normalizeDv(dvText);
   if (!isValidRucCheckDigit(ruc, dv)) return fail(problems.rucCheckDigitInvalid(ruc, dvText, dvPath));
 
-  const found: MappingProblem[] = [];
+  const missing: MappingProblem[] = [];
   const businessName = clip(
-    attribute(order, names.businessName) ??
+    (source === 'b2b_company' ? (buyer.company?.name ?? order.company?.name) : undefined) ??
+      attribute(order, names.businessName) ??
       order.company?.name ??
       order.billingAddress?.company ??
       (taxpayerType(ruc) === '1' ? buyerName(order) : undefined),
     MAX_NAME,
   );
-  if (businessName === undefined) found.push(problems.taxpayerNameMissing(ruc));
+  if (businessName === undefined) missing.push(problems.taxpayerNameMissing(ruc));
   const address = clip(
     attribute(order, names.address) ?? formatAddress(order.billingAddress) ?? formatAddress(order.shippingAddress),
     MAX_ADDRESS,
   );
-  if (address === undefined || [...address].length < 5) found.push(problems.taxpayerAddressMissing(ruc));
-  if (found.length > 0) return { ok: false, problems: found };
+  if (address === undefined || [...address].length < 5) missing.push(problems.taxpayerAddressMissing(ruc));
+  if (missing.length > 0) return { ok: false, problems: missing };
 
   return {
     ok: true,
@@ -74,6 +94,61 @@ export function buildClient(order: ShopifyOrder, settings: MappingSettings): Cli
       ...contact,
       country: 'PA',
     },
+    taxIdSource: source,
+  };
+}
+
+/** The buyer's tax id in DESIGN §10's order: the B2B company location, a customer metafield, the cart attributes. */
+export function taxIdOf(
+  order: ShopifyOrder,
+  settings: MappingSettings,
+  buyer: BuyerFacts,
+): { text: string; path: string; source: TaxIdSource } | undefined {
+  const company = buyer.company?.taxId ?? order.company?.taxRegistrationId;
+  if (company !== undefined && company.trim() !== '') return { text: company, path: 'company.tax_registration_id', source: 'b2b_company' };
+  const metafield = buyer.customerTaxId;
+  if (metafield !== undefined && metafield.value.trim() !== '')
+    return { text: metafield.value, path: metafield.path, source: 'customer_metafield' };
+  const fromCart = attribute(order, settings.checkoutAttributes.ruc);
+  if (fromCart !== undefined)
+    return { text: fromCart, path: `note_attributes.${settings.checkoutAttributes.ruc}`, source: 'cart_attributes' };
+  return undefined;
+}
+
+/** The merchant's correction, over the order's contact details. It was validated when saved. */
+function correctedClient(order: ShopifyOrder, c: ClientCorrection): ClientResult {
+  const contact = contactFields(order);
+  const email = c.email === undefined ? contact : { ...contact, email1: c.email };
+  const location = c.locationCode === undefined ? undefined : findLocationByCode(c.locationCode);
+  if (c.type === 'final_consumer') {
+    const businessName = clip(c.name ?? buyerName(order), MAX_NAME);
+    return {
+      ok: true,
+      client: {
+        typeClientEB: '02',
+        ...(businessName === undefined ? {} : { businessName }),
+        ...(c.address === undefined ? {} : { address: c.address }),
+        ...locationFields(location),
+        ...email,
+        country: 'PA',
+      },
+      taxIdSource: undefined,
+    };
+  }
+  return {
+    ok: true,
+    client: {
+      typeClientEB: '01',
+      typeTaxpayer: taxpayerType(c.ruc),
+      numberRUC: c.ruc,
+      digitCheckRUC: c.dv,
+      businessName: c.name,
+      address: c.address,
+      ...locationFields(location),
+      ...email,
+      country: 'PA',
+    },
+    taxIdSource: 'correction',
   };
 }
 
@@ -117,7 +192,7 @@ export function taxpayerType(ruc: string): '1' | '2' {
   return '1';
 }
 
-function buyerName(order: ShopifyOrder): string | undefined {
+export function buyerName(order: ShopifyOrder): string | undefined {
   const candidates = [
     addressName(order.billingAddress),
     joinName(order.customer?.firstName, order.customer?.lastName),
@@ -138,7 +213,7 @@ function joinName(first: string | undefined, last: string | undefined): string |
   return name === '' ? undefined : name;
 }
 
-function formatAddress(a: ShopifyAddress | undefined): string | undefined {
+export function formatAddress(a: ShopifyAddress | undefined): string | undefined {
   if (a === undefined) return undefined;
   const text = [a.address1, a.address2, a.city]
     .filter((p) => p !== undefined)

@@ -2,7 +2,7 @@
 // What each Shopify line means for the invoice is decided here; the arithmetic is in line-arithmetic.ts.
 import type { GatewayItem } from './gateway-document.ts';
 import { type ArithmeticLine, type ItemAmounts, lineItems, planTaxes } from './line-arithmetic.ts';
-import type { MappingSettings } from './mapping-settings.ts';
+import { type MappingSettings, ownEntry } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import {
   type Cents,
@@ -184,7 +184,7 @@ function sourceLine(
     return { ok: true, line };
   }
   const rateText = formatFraction(charge.rate);
-  const mappedCode = rateText === undefined ? undefined : settings.taxRateCodes[rateText];
+  const mappedCode = rateText === undefined ? undefined : ownEntry(settings.taxRateCodes, rateText);
   const mapped = ITBMS_RATES.find((r) => r.code === mappedCode);
   if (mapped === undefined) {
     const percent = formatFraction({ num: charge.rate.num * 100, den: charge.rate.den }) ?? rateText ?? '?';
@@ -247,7 +247,8 @@ export function shippingCharge(shipping: ShopifyShippingLine): LineCharge {
   return { base: shipping.price - allocated(shipping.discountAllocations), tax, rate };
 }
 
-function toGatewayItem(line: SourceLine, a: ItemAmounts): GatewayItem {
+/** An item as the gateway receives it (credit notes write their items the same way). */
+export function toGatewayItem(line: Pick<SourceLine, 'description' | 'code' | 'rateCode' | 'gtin'>, a: ItemAmounts): GatewayItem {
   const amount = formatCents(a.amount * 100);
   const item: GatewayItem = {
     description: line.description,

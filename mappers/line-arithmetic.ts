@@ -31,7 +31,7 @@ export interface ItemAmounts {
   totalValue: Cents;
 }
 
-interface UnitGroup {
+export interface UnitGroup {
   amount: number;
   unitValue: number;
 }
@@ -59,7 +59,7 @@ function exactTax(net: number, rate: Fraction): { floor: number; remainder: numb
 }
 
 /** Lowest and highest tax the groups can carry with every item strictly within 0.01 of net × rate. */
-function taxRange(groups: UnitGroup[], rate: Fraction): { lo: number; hi: number } {
+export function taxRange(groups: UnitGroup[], rate: Fraction): { lo: number; hi: number } {
   let lo = 0;
   let hi = 0;
   for (const g of groups) {
@@ -175,8 +175,12 @@ export function planTaxes(lines: ArithmeticLine[], pooledTarget: number): number
  * fractional part). `tax` must be one of `feasibleTaxes(line)`.
  */
 export function lineItems(line: ArithmeticLine, tax: number): ItemAmounts[] {
-  const groups = splitUnits(netFor(line, tax), line.quantity);
-  const exact = groups.map((g) => exactTax(g.amount * g.unitValue, line.rate));
+  return groupItems(splitUnits(netFor(line, tax), line.quantity), tax, line.listUnit, line.rate);
+}
+
+/** The items of unit groups carrying `tax`, spread as lineItems does; `tax` must be within taxRange(groups). */
+export function groupItems(groups: UnitGroup[], tax: number, listUnit: Cents, rate: Fraction): ItemAmounts[] {
+  const exact = groups.map((g) => exactTax(g.amount * g.unitValue, rate));
   const taxes = exact.map((e) => e.floor);
   let left = tax - taxes.reduce((a, b) => a + b, 0);
   const order = exact
@@ -191,7 +195,7 @@ export function lineItems(line: ArithmeticLine, tax: number): ItemAmounts[] {
   if (left !== 0) throw new RangeError(`tax ${tax} is not feasible for this line`);
   return groups.map((g, i) => {
     // A unit worth nothing is a non-valued item: no price, no discount (a discount must stay below the price).
-    const priceUnit = g.unitValue === 0 ? 0 : Math.max(line.listUnit, g.unitValue);
+    const priceUnit = g.unitValue === 0 ? 0 : Math.max(listUnit, g.unitValue);
     const priceItem = g.amount * g.unitValue;
     const valueITBMS = taxes[i]!;
     return {

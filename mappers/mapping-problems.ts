@@ -40,4 +40,29 @@ export const problems = {
   transactionsMissing: (gateways: string[]) => problem('transactions_missing', { gateways: gateways.join(', ') }, 'payment_gateway_names'),
   paymentsMismatch: (paid: number, total: number) =>
     problem('payments_mismatch', { paid: formatCents(paid), total: formatCents(total) }, 'transactions'),
+
+  // Credit notes (refunds/create → type 04)
+  refundUnreadable: (path: string, detail: string) => problem('refund_unreadable', { where: path, detail }, path || undefined),
+  refundCurrencyUnsupported: (currency: string, path: string) => problem('refund_currency_unsupported', { currency }, path),
+  invoiceNotReadable: (detail: string) => problem('invoice_not_readable', { detail }),
+  refundLineNotInvoiced: (what: string, path: string) => problem('refund_line_not_invoiced', { what }, path),
+  refundMoneyMismatch: (refunded: number, computed: number) =>
+    problem('refund_money_mismatch', { refunded: formatCents(refunded), computed: formatCents(computed) }, 'transactions'),
+  refundLessThanItems: (refunded: number, items: number) =>
+    problem('refund_less_than_items', { refunded: formatCents(refunded), items: formatCents(items) }, 'order_adjustments'),
+  refundShippingTaxUnknown: (path: string) => problem('refund_shipping_tax_unknown', {}, path),
+  /** `scope`: units of a line (`line` its description), the base or ITBMS at a rate (`rate` like "7 %"), or the total. */
+  creditExceedsInvoice: (scope: CreditScope, credited: number, invoiced: number) => {
+    const amount = (c: number) => (scope.kind === 'units' ? c : formatCents(c));
+    const params: Record<string, string | number> = { scope: scope.kind, credited: amount(credited), invoiced: amount(invoiced) };
+    if (scope.kind === 'units') params.line = scope.line;
+    if (scope.kind === 'base' || scope.kind === 'itbms') params.rate = RATE_PERCENT[scope.rateCode] ?? scope.rateCode;
+    return problem('credit_exceeds_invoice', params);
+  },
+  creditTaxNotDistributable: (refundedTax: number) => problem('credit_tax_not_distributable', { tax: formatCents(refundedTax) }),
 };
+
+/** What a credit note would credit beyond its invoice: units of a line, the base or ITBMS at a rate, or the total. */
+export type CreditScope = { kind: 'units'; line: string } | { kind: 'base' | 'itbms'; rateCode: string } | { kind: 'total' };
+
+const RATE_PERCENT: Record<string, string> = { '00': '0 %', '01': '7 %', '02': '10 %', '03': '15 %' };

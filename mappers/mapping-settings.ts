@@ -8,6 +8,14 @@ import { findLocationByCode } from './panama-locations.ts';
 /** A code table: code → what it means (reference/panama-fe.md §3), used for values and messages. */
 type CodeTable = Readonly<Record<string, string>>;
 
+/**
+ * `table[key]` for a key that comes from outside (a payment gateway's name, a tax rate): only the table's
+ * own entries, so "constructor" or "__proto__" is a name like any other, never Object.prototype's.
+ */
+export function ownEntry(table: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 function codeEnum(field: string, table: CodeTable) {
   // Sorted: integer-like keys ("99") would otherwise come first in object order.
   const codes = Object.keys(table).sort() as [string, ...string[]];
@@ -118,11 +126,26 @@ const transactionDefaultsSchema = z.object({
   typeOperation: codeEnum('typeOperation', TYPE_OPERATION).default('1'),
   destinationOperation: codeEnum('destinationOperation', DESTINATION_OPERATION).default('1'),
   formatCAFE: codeEnum('formatCAFE', FORMAT_CAFE).default('3'),
-  deliveryCAFE: codeEnum('deliveryCAFE', DELIVERY_CAFE).default('3'),
+  /** Left out: what `cafeDelivery` says (deliveryCafeCode). Set: this code, whatever the delivery. */
+  deliveryCAFE: codeEnum('deliveryCAFE', DELIVERY_CAFE).optional(),
   shippingContainer: codeEnum('shippingContainer', SHIPPING_CONTAINER).default('1'),
   processGeneration: codeEnum('processGeneration', PROCESS_GENERATION).default('1'),
   typeSale: codeEnum('typeSale', TYPE_SALE).default('1'),
 });
+
+/**
+ * Who gives the buyer the CAFE (the PDF): the app e-mails it, the certification provider e-mails it itself, or the
+ * shop hands it over on paper. The first two are "sent electronically" (deliveryCAFE 3), the third "delivered on
+ * paper" (2).
+ */
+export const CAFE_DELIVERY = ['app_email', 'provider_email', 'paper'] as const;
+export type CafeDelivery = (typeof CAFE_DELIVERY)[number];
+const CAFE_DELIVERY_CODE = { app_email: '3', provider_email: '3', paper: '2' } as const satisfies Record<CafeDelivery, string>;
+
+/** The document's `deliveryCAFE`: the merchant's code when set, else what the shop's delivery really is. */
+export function deliveryCafeCode(settings: Pick<MappingSettings, 'transactionDefaults' | 'cafeDelivery'>): string {
+  return settings.transactionDefaults.deliveryCAFE ?? CAFE_DELIVERY_CODE[settings.cafeDelivery];
+}
 
 const attributeName = (what: string, fallback: string) =>
   z
@@ -210,8 +233,26 @@ export const mappingSettingsSchema = z.object({
    */
   defaultPaymentForm: paymentFormCode.default('03'),
   checkoutAttributes: checkoutAttributesSchema.prefault({}),
+  /** Who gives the buyer the CAFE; only with `app_email` does the app e-mail it (when SMTP is configured). */
+  cafeDelivery: z.enum(CAFE_DELIVERY, { error: `cafeDelivery must be one of: ${CAFE_DELIVERY.join(', ')}` }).default('app_email'),
+  /**
+   * Where the shop keeps its customers' RUC as a customer metafield (DESIGN §10): read through the Admin API (scope
+   * read_customers) when the order has no B2B company tax id; the text holds the RUC and its DV ("155596713-2-2015 DV 59").
+   */
+  customerTaxIdMetafield: z
+    .strictObject({
+      namespace: z.string({ error: 'namespace must be text' }).trim().min(1, 'namespace cannot be empty').max(255),
+      key: z.string({ error: 'key must be text' }).trim().min(1, 'key cannot be empty').max(64),
+    })
+    .nullable()
+    .default(null),
   /** Client location when the order gives none: Bella Vista, Panamá, Panamá. */
   defaultLocationCode: locationCodeSchema.default('8-8-7'),
+  /**
+   * `natureOperation` of credit notes (type 04): 11, devolución, by default. Which value PACs expect on a note is not
+   * confirmed (reference/panama-fe.md §7.3), so a shop can change it; the other codes of a note are its invoice's.
+   */
+  creditNoteNatureOperation: codeEnum('creditNoteNatureOperation', NATURE_OPERATION).default('11'),
   /** Gift-card purchases are not a sale of goods; invoiced only when the shop says so. */
   includeGiftCards: z.boolean({ error: 'includeGiftCards must be true or false' }).default(false),
   /** Tips are not a sale of goods; invoiced (as an exempt line) only when the shop says so. */

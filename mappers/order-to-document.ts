@@ -1,11 +1,11 @@
 // A paid Shopify order → the gateway's invoice document, or the problems that stop it (DESIGN §6).
 // Pure: the fiscal number, billing point, the order's transactions and the clock are inputs.
 import type { DocumentDraft } from './document-numbering.ts';
-import type { GatewayTotals } from './gateway-document.ts';
-import { buildClient } from './invoice-client.ts';
+import type { GatewayPayment, GatewayTotals } from './gateway-document.ts';
+import { type BuyerFacts, type TaxIdSource, buildClient } from './invoice-client.ts';
 import { buildInvoiceLines } from './invoice-lines.ts';
 import type { ItemAmounts } from './line-arithmetic.ts';
-import type { MappingSettings } from './mapping-settings.ts';
+import { type MappingSettings, deliveryCafeCode } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, formatCents, sumCents } from './money.ts';
 import { type OrderTransaction, buildPayments } from './payments.ts';
@@ -19,20 +19,23 @@ export interface OrderToDraftInput {
   settings: MappingSettings;
   /** The order's transactions; needed when it was paid through several gateways. */
   transactions?: OrderTransaction[];
+  /** What the pipeline learnt about the buyer beyond the order (correction, B2B tax id, customer metafield). */
+  buyer?: BuyerFacts;
 }
 
-export type OrderToDraftResult = { ok: true; draft: DocumentDraft } | { ok: false; problems: MappingProblem[] };
+export type OrderToDraftResult =
+  { ok: true; draft: DocumentDraft; taxIdSource: TaxIdSource | undefined } | { ok: false; problems: MappingProblem[] };
 
 /** Invoices are in US dollars; the balboa is at par and some shops use its code. */
 const INVOICE_CURRENCIES = new Set(['USD', 'PAB']);
 
 /** The invoice's draft: everything but its number, billing point, branch and submission time (numberDocument). */
 export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
-  const { order, settings, transactions } = input;
+  const { order, settings, transactions, buyer } = input;
 
   const found = orderLevelProblems(order, settings);
   const lines = buildInvoiceLines(order, settings);
-  const client = buildClient(order, settings);
+  const client = buildClient(order, settings, buyer);
   if (!lines.ok) found.push(...lines.problems);
   if (!client.ok) found.push(...client.problems);
   if (found.length > 0 || !lines.ok || !client.ok) return { ok: false, problems: found };
@@ -48,19 +51,7 @@ export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
   if (!payments.ok) return { ok: false, problems: payments.problems };
 
   const d = settings.transactionDefaults;
-  const totalsSubTotals: GatewayTotals = {
-    totalPriceNet: formatCents(totals.priceItem),
-    totalITBMS: formatCents(totals.valueITBMS),
-    totalISC: '0.00',
-    // Rule 7: the tax total (ITBMS + ISC), not the taxable base.
-    totalAmountTaxed: formatCents(totals.valueITBMS),
-    totalInvoice: formatCents(totals.totalValue),
-    totalValueReceived: formatCents(totals.totalValue),
-    timePayment: '1',
-    nroItems: String(lines.items.length),
-    totalAllItems: formatCents(totals.totalValue),
-    listFormPayment: payments.payments,
-  };
+  const totalsSubTotals = documentTotals(lines.amounts, payments.payments);
   return {
     ok: true,
     draft: {
@@ -71,7 +62,7 @@ export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
         typeOperation: d.typeOperation,
         destinationOperation: d.destinationOperation,
         formatCAFE: d.formatCAFE,
-        deliveryCAFE: d.deliveryCAFE,
+        deliveryCAFE: deliveryCafeCode(settings),
         shippingContainer: d.shippingContainer,
         processGeneration: d.processGeneration,
         typeSale: d.typeSale,
@@ -80,6 +71,7 @@ export function orderToDraft(input: OrderToDraftInput): OrderToDraftResult {
       listItems: lines.items,
       totalsSubTotals,
     },
+    taxIdSource: client.taxIdSource,
   };
 }
 
@@ -101,6 +93,24 @@ interface ItemTotals {
   priceItem: Cents;
   valueITBMS: Cents;
   totalValue: Cents;
+}
+
+/** A document's totals (invoices and credit notes alike): exact sums of its items, paid in full by `payments`. */
+export function documentTotals(amounts: ItemAmounts[], payments: GatewayPayment[]): GatewayTotals {
+  const totals = sumItems(amounts);
+  return {
+    totalPriceNet: formatCents(totals.priceItem),
+    totalITBMS: formatCents(totals.valueITBMS),
+    totalISC: '0.00',
+    // Rule 7: the tax total (ITBMS + ISC), not the taxable base.
+    totalAmountTaxed: formatCents(totals.valueITBMS),
+    totalInvoice: formatCents(totals.totalValue),
+    totalValueReceived: formatCents(totals.totalValue),
+    timePayment: '1',
+    nroItems: String(amounts.length),
+    totalAllItems: formatCents(totals.totalValue),
+    listFormPayment: payments,
+  };
 }
 
 /** Rules 5, 6, 8: totals are exact sums of the items. */

@@ -3,7 +3,7 @@
 // come from the order's transactions, which the pipeline reads through the Admin API.
 import { z } from 'zod';
 import type { GatewayPayment } from './gateway-document.ts';
-import type { MappingSettings } from './mapping-settings.ts';
+import { type MappingSettings, ownEntry } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, cents, formatCents, parseCents } from './money.ts';
 import { type ShopifyOrder, issuePath } from './shopify-order.ts';
@@ -68,7 +68,7 @@ export function needsTransactions(order: ShopifyOrder): boolean {
 
 /** The DGI payment form of a gateway: the shop's table (defaults merged in), else the shop's default. */
 export function paymentFormOf(gateway: string, settings: MappingSettings): string {
-  return settings.paymentForms[gateway.trim().toLowerCase()] ?? settings.defaultPaymentForm;
+  return ownEntry(settings.paymentForms, gateway.trim().toLowerCase()) ?? settings.defaultPaymentForm;
 }
 
 /**
@@ -133,8 +133,8 @@ export function buildPayments(
   return { ok: true, payments };
 }
 
-/** Reduce the parts by `amount`: non-gift-card parts first, each group largest first. */
-function takeOff(parts: { form: string; amount: number }[], amount: number): void {
+/** Reduce the parts by `amount`: non-gift-card parts first, each group largest first (credit notes do the same). */
+export function takeOff(parts: { form: string; amount: number }[], amount: number): void {
   let left = amount;
   const order = [...parts].sort((a, b) => Number(a.form === GIFT_CARD_FORM) - Number(b.form === GIFT_CARD_FORM) || b.amount - a.amount);
   for (const part of order) {

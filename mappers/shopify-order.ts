@@ -116,14 +116,14 @@ export interface ShopifyOrder {
 export type ParseOrderResult = { ok: true; order: ShopifyOrder } | { ok: false; problems: MappingProblem[] };
 
 // ---------------------------------------------------------------------------------------------
-// Building blocks
+// Building blocks (shared with shopify-refund.ts, which reads refunds the same way)
 
-const text = z
+export const text = z
   .string()
   .nullish()
   .transform((v) => (v === null || v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-const centsText = z.string().transform((v, ctx) => {
+export const centsText = z.string().transform((v, ctx) => {
   const c = parseCents(v);
   if (c === undefined) {
     ctx.addIssue({ code: 'custom', message: `"${v}" is not an amount with at most 2 decimals` });
@@ -132,7 +132,7 @@ const centsText = z.string().transform((v, ctx) => {
   return c;
 });
 
-const moneyBag = z.object({ shop_money: z.object({ amount: centsText, currency_code: z.string().nullish() }) }).nullish();
+export const moneyBag = z.object({ shop_money: z.object({ amount: centsText, currency_code: z.string().nullish() }) }).nullish();
 
 /** Shopify writes rates as JSON numbers (0.07); read the decimal digits, never the binary value. */
 const rate = z.union([z.number(), z.string()]).transform((v, ctx) => {
@@ -145,7 +145,7 @@ const rate = z.union([z.number(), z.string()]).transform((v, ctx) => {
 });
 
 /** Numeric ids are exact only up to 2^53 after JSON.parse; keep them as text only when exact. */
-const idText = z
+export const idText = z
   .union([z.number(), z.string()])
   .nullish()
   .transform((v) => {
@@ -159,7 +159,7 @@ function shopMoney(set: { shop_money: { amount: Cents } } | null | undefined, pl
   return set?.shop_money.amount ?? plain ?? undefined;
 }
 
-function requireMoney(
+export function requireMoney(
   ctx: z.RefinementCtx,
   field: string,
   set: { shop_money: { amount: Cents } } | null | undefined,
@@ -173,7 +173,7 @@ function requireMoney(
   return value;
 }
 
-const taxLineSchema = z
+export const taxLineSchema = z
   .object({ title: text, rate, price: centsText.nullish(), price_set: moneyBag })
   .transform((t, ctx): ShopifyTaxLine => ({
     title: t.title ?? '',
@@ -181,7 +181,7 @@ const taxLineSchema = z
     amount: requireMoney(ctx, 'price', t.price_set, t.price),
   }));
 
-const discountAllocationSchema = z
+export const discountAllocationSchema = z
   .object({
     amount: centsText.nullish(),
     amount_set: moneyBag,
@@ -194,13 +194,13 @@ const discountAllocationSchema = z
       : { amount, discountApplicationIndex: d.discount_application_index };
   });
 
-const list = <T extends z.ZodType>(item: T) =>
+export const list = <T extends z.ZodType>(item: T) =>
   z
     .array(item)
     .nullish()
     .transform((v) => v ?? []);
 
-const quantity = z.number().int('must be a whole number').nonnegative('cannot be negative');
+export const quantity = z.number().int('must be a whole number').nonnegative('cannot be negative');
 
 const lineItemSchema = z
   .object({
@@ -415,7 +415,7 @@ export function issuePath(path: readonly PropertyKey[]): string {
 }
 
 /** Copy without the keys whose value is undefined (exactOptionalPropertyTypes-friendly, and toEqual-stable). */
-function dropUndefined<T extends object>(value: T): T {
+export function dropUndefined<T extends object>(value: T): T {
   const out: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
   for (const k in source) if (source[k] !== undefined) out[k] = source[k];

@@ -9,12 +9,16 @@ import express from 'express';
 import { appUninstalledWebhook } from '../webhooks/app-uninstalled.ts';
 import { complianceWebhook } from '../webhooks/compliance.ts';
 import { ordersPaidWebhook } from '../webhooks/orders-paid.ts';
+import { refundsCreateWebhook } from '../webhooks/refunds-create.ts';
 import { mountAdmin } from './admin/admin-routes.ts';
-import type { AppConfig } from './config/env.ts';
+import type { AppConfig, MailSettings } from './config/env.ts';
 import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
 import { healthRoutes } from './http/health-routes.ts';
-import { createHttpApp } from './http/http-app.ts';
+import { JSON_BODY_LIMIT_BYTES, createHttpApp } from './http/http-app.ts';
 import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
+import { completionEmails } from './delivery/email-recipient.ts';
+import { EmailRunner } from './delivery/email-runner.ts';
+import { createMailer } from './delivery/smtp-mailer.ts';
 import { DocumentRunner } from './documents/document-runner.ts';
 import { IntakeBatcher } from './documents/intake-batcher.ts';
 import { ReconcileSweeper } from './documents/reconcile-sweep.ts';
@@ -23,6 +27,7 @@ import type { Logger } from './logger.ts';
 import { type AppMetrics, createAppMetrics } from './metrics.ts';
 import { createShopifyAdmin, type ShopifyAdmin } from './shopify/admin-client.ts';
 import { shopifyOrders } from './shopify/shopify-orders.ts';
+import { shopNames } from './shopify/shop-name.ts';
 import { rewritingFetch } from './shopify/admin-api-origin.ts';
 import { mountOAuthRoutes } from './shopify/oauth-routes.ts';
 import { createOfflineSessions } from './shopify/offline-sessions.ts';
@@ -42,6 +47,8 @@ export interface AppParts {
   sessions: EncryptedSessionStorage;
   admin: ShopifyAdmin;
   worker: DocumentRunner;
+  /** Sends buyer e-mails (when SMTP is configured and the worker runs). */
+  emails: EmailRunner | undefined;
   /** The reconciliation sweep (on a timer when the worker runs and RECONCILE_INTERVAL_MINUTES > 0). */
   sweep: ReconcileSweeper;
   metrics: AppMetrics;
@@ -58,13 +65,16 @@ export interface StartOptions {
   /** Shopify app credentials and public URL (the demo passes its own). */
   shopify: { apiKey: string; apiSecret: string; appUrl: string; scopes: string[]; adminApiOrigin: string | undefined };
   gateway: GatewaySettings;
+  /** SMTP for buyer e-mails (the demo passes its catcher's); otherwise the configuration's, if any. */
+  mail?: MailSettings;
   /** An already open database (tests share one); otherwise opened from the configuration. */
   database?: Database;
 }
 
 export async function startApp(o: StartOptions): Promise<AppParts> {
   const { config, logger } = o;
-  const database = o.database ?? (await openDatabase(databaseTargetFor(config)));
+  const database =
+    o.database ?? (await openDatabase(databaseTargetFor(config), (error) => logger.warn({ err: error }, 'database connection lost')));
   const box = createSecretBox(o.encryptionKey);
   const appUrl = new URL(o.shopify.appUrl);
 
@@ -92,6 +102,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   // PGlite has one connection: one intake transaction at a time; PostgreSQL takes a few in parallel.
   const intake = new IntakeBatcher(database.db, { concurrency: database.kind === 'pglite' ? 1 : 4 });
   const gateway = createGatewayClient({ ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
+  const emails = startEmails(o, database, admin);
   const worker = new DocumentRunner({
     db: database.db,
     shops,
@@ -100,6 +111,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     appUrl: appUrl.origin,
     logger,
     options: config.worker,
+    ...(emails ? { buyerEmail: completionEmails(database.db, () => emails.runner.wake()) } : {}),
   });
   const sweep = new ReconcileSweeper(
     {
@@ -118,8 +130,10 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const app = createHttpApp({
     logger,
     webhookBodyLimitBytes: config.webhookBodyLimitBytes,
+    bodyBytesInFlight: config.bodyBytesInFlight,
     webhooks: {
       '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
+      '/webhooks/refunds/create': refundsCreateWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
       '/webhooks/app/uninstalled': appUninstalledWebhook({ shopify, db: database.db, sessions, shops, logger }),
       '/webhooks/compliance': complianceWebhook({ shopify, db: database.db, logger }),
     },
@@ -143,12 +157,14 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         gateway: o.gateway,
         appUrl: appUrl.origin,
         wakeWorker: () => worker.wake(),
+        emails: { configured: emails !== undefined, wake: () => emails?.runner.wake() },
+        gatewaySlots: worker.gatewaySlots,
         logger,
         devSessionTokens: config.demo || config.nodeEnv === 'test',
       });
       mountOAuthRoutes(a, { shopify, sessions, shops, logger, adminApiOrigin: o.shopify.adminApiOrigin });
       a.get('/invoices/:file', invoicePdfRoute(database.db));
-      a.use(express.json({ limit: '1mb' }));
+      a.use(express.json({ limit: JSON_BODY_LIMIT_BYTES }));
     },
   });
 
@@ -159,6 +175,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
   if (config.worker.enabled) worker.start();
   if (config.worker.enabled && config.reconcile.intervalMinutes > 0) sweep.start();
+  if (config.worker.enabled) emails?.runner.start();
 
   return {
     config,
@@ -170,6 +187,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     sessions,
     admin,
     worker,
+    emails: emails?.runner,
     sweep,
     metrics,
     server,
@@ -177,6 +195,8 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     async close() {
       await sweep.stop();
       await worker.stop();
+      await emails?.runner.stop();
+      emails?.mailer.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -184,4 +204,24 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
       if (!o.database) await database.close();
     },
   };
+}
+
+/** The buyer e-mail runner and its SMTP transport, or none (said once, at start-up) when SMTP is not configured. */
+function startEmails(o: StartOptions, database: Database, admin: ShopifyAdmin) {
+  const mail = o.mail ?? o.config.mail;
+  if (!mail) {
+    o.logger.info('buyer e-mail is off for every shop: SMTP_URL and MAIL_FROM are not set');
+    return undefined;
+  }
+  const { smtpUrl, ...options } = mail;
+  const mailer = createMailer({ smtpUrl });
+  o.logger.info({ server: mailer.server, from: mail.from }, 'buyer e-mail is on: authorized documents are e-mailed to buyers');
+  const runner = new EmailRunner({
+    db: database.db,
+    mailer,
+    shopNames: shopNames(admin),
+    logger: o.logger,
+    options: { ...options, leaseMs: o.config.worker.leaseMs, pollMs: o.config.worker.pollMs * 4 },
+  });
+  return { mailer, runner };
 }

@@ -273,7 +273,7 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     const badId = String(byOrder['#1002']!['id']);
     const shown = await cli(['invoices', 'show', goodId]);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`status:            completed\n`);
+    expect(shown.stdout).toContain(`status:            Authorized (completed)\n`);
     expect(shown.stdout).toContain(`cufe:              ${authorized}\n`);
     expect(shown.stdout).toMatch(/pdf: {15}\{"stored":true,"bytes":\d+,"sha256":"[0-9a-f]{64}"\}/);
     // The PDF link's token is a credential: not printed.
@@ -284,20 +284,20 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
 
     const table = await cli(['invoices', 'list', '--status', 'completed']);
     expect(table.stdout.split('\n')[0]).toBe(
-      'ID                                    SHOP                         ORDER  STATUS     STEP  NUMBER               TOTAL      CREATED              LAST ERROR',
+      'ID                                    SHOP                         ORDER  STATUS      STEP  NUMBER               TOTAL      CREATED (PANAMÁ)  LAST ERROR',
     );
-    expect(table.stdout).toContain(`${goodId}  ${SHOP}  #1001  completed  done  0000-001-0000000001  75.78 USD`);
+    expect(table.stdout).toContain(`${goodId}  ${SHOP}  #1001  Authorized  done  0000-001-0000000001  75.78 USD`);
 
     const notRetryable = await cli(['invoices', 'retry', goodId]);
     expect(notRetryable).toMatchObject({ code: 1, stdout: '' });
     expect(notRetryable.stderr).toBe(
-      `invoices retry: invoice ${goodId} is completed: only failed or needs_attention invoices can be retried\n`,
+      `invoices retry: invoice ${goodId} is Authorized: only failed or needs-attention invoices can be retried\n`,
     );
     expect((await cli(['invoices', 'retry', '00000000-0000-4000-8000-000000000000'])).code).toBe(1);
     expect((await cli(['invoices', 'retry', badId, '--failed'])).code).toBe(2);
 
-    const none = await cli(['invoices', 'retry', '--failed', '--shop', SHOP]);
-    expect(none).toMatchObject({ code: 0, stdout: `0 failed invoices back in the queue for ${SHOP}.\n` });
+    const none = await cli(['invoices', 'retry', '--failed', '--status', 'failed', '--shop', SHOP]);
+    expect(none).toMatchObject({ code: 0, stdout: `0 invoices (failed) back in the queue for ${SHOP}.\n` });
 
     const requeued = await cli(['invoices', 'retry', badId]);
     expect(requeued).toMatchObject({ code: 0, stdout: `Invoice ${badId} (${SHOP} #1002) is back in the queue.\n`, stderr: '' });
@@ -356,12 +356,23 @@ describe('CLI input checks, in process: refused before any data is opened', () =
     [['show'], /^invoices show: the invoice id is required/],
     [['show', 'not-an-id'], /^invoices show: the invoice id must be a UUID/],
     [['show', '00000000-0000-4000-8000-000000000000', 'extra'], /^invoices show: unexpected argument/],
-    [['list', '--status', 'done'], /^invoices list: --status must be one of pending, waiting, needs_attention, failed, completed, skipped/],
+    [
+      ['list', '--status', 'done'],
+      /^invoices list: --status must be one of Queued \(pending\), waiting, Needs attention \(needs_attention\), Failed \(failed\), Authorized \(completed\), Skipped \(skipped\)$/m,
+    ],
     [['list', '--limit', '0'], /^invoices list: --limit must be a whole number from 1 to 10000/],
     [['list', '--shop', 'x'], /^invoices list: --shop must be the store's myshopify\.com domain/],
     [['retry'], /^invoices retry: give an invoice id or --failed, not both/],
     [['retry', '00000000-0000-4000-8000-000000000000', '--failed'], /^invoices retry: give an invoice id or --failed, not both/],
-    [['retry', '00000000-0000-4000-8000-000000000000', '--shop', 'tienda.myshopify.com'], /^invoices retry: --shop goes with --failed/],
+    [
+      ['retry', '00000000-0000-4000-8000-000000000000', '--shop', 'tienda.myshopify.com'],
+      /^invoices retry: --shop and --status go with --failed/,
+    ],
+    [['retry', '00000000-0000-4000-8000-000000000000', '--status', 'failed'], /^invoices retry: --shop and --status go with --failed/],
+    [
+      ['retry', '--failed', '--status', 'completed'],
+      /^invoices retry: --status must be one of Needs attention \(needs_attention\), Failed \(failed\)$/m,
+    ],
     [['frobnicate'], /^usage:/],
   ])('invoices %j → exit 2', async (args, message) => {
     const result = await run('invoices', args);

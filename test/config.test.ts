@@ -50,6 +50,7 @@ describe('configuration', () => {
       },
       reconcile: { intervalMinutes: 15, windowHours: 48 },
       metrics: { kind: 'open' },
+      mail: undefined,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -61,7 +62,7 @@ describe('configuration', () => {
       apiKey: 'key',
       apiSecret: 'shpss_secret_value',
       appUrl: 'https://facturas.example.com',
-      scopes: ['read_orders', 'write_orders'],
+      scopes: ['read_orders', 'write_orders', 'read_customers'],
       adminApiOrigin: undefined,
     });
     expect(config.gateway).toEqual({
@@ -116,6 +117,24 @@ describe('configuration', () => {
     });
     expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({ kind: 'token', token: 'scrape-token-0123456789' });
     expect(problemsOf({ METRICS_TOKEN: 'short-token' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
+  });
+
+  it('buyer e-mail: SMTP_URL and MAIL_FROM together, checked without repeating the URL (it holds a password)', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://mailer:s3cret%40pw@mail.example.com:465', MAIL_FROM: 'facturas@example.com' }).mail).toEqual({
+      smtpUrl: 'smtps://mailer:s3cret%40pw@mail.example.com:465',
+      from: 'facturas@example.com',
+      maxAttempts: 10,
+      retryBaseMs: 60_000,
+      retryMaxMs: 3_600_000,
+    });
+    const bad = problemsOf({ SMTP_URL: 'http://mailer:s3cret-pw@mail.example.com', MAIL_FROM: 'facturas' });
+    expect(bad).toEqual([
+      'SMTP_URL: must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587',
+      'MAIL_FROM: must be an e-mail address, e.g. facturas@example.com',
+    ]);
+    expect(bad.join('\n')).not.toContain('s3cret-pw');
+    expect(problemsOf({ SMTP_URL: 'smtp://mail.example.com' })).toEqual(['MAIL_FROM: required with SMTP_URL']);
+    expect(problemsOf({ MAIL_FROM: 'facturas@example.com' })).toEqual(['SMTP_URL: required with MAIL_FROM']);
   });
 
   it("the README's configuration table has a row for every variable, and no other", () => {

@@ -7,9 +7,8 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db, MIGRATIONS_DIR, rowsOf } from '../src/db/database.ts';
-import { fiscalSequences, documents, schema } from '../src/db/schema.ts';
+import { documents, schema, shops } from '../src/db/schema.ts';
 import { findCustomerDocuments as findCustomerInvoices } from '../src/documents/store/index.ts';
-import { invoiceRow } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
 
 describe.each(testDatabases)('database on $name', (target) => {
@@ -29,6 +28,7 @@ describe.each(testDatabases)('database on $name', (target) => {
     expect(names).toEqual([
       'compliance_requests',
       'document_counts',
+      'document_emails',
       'document_pdfs',
       'documents',
       'fiscal_sequences',
@@ -47,33 +47,6 @@ describe.each(testDatabases)('database on $name', (target) => {
       from pg_attribute where attrelid = 'documents'::regclass and attname = 'snapshot'`);
     const [row] = rowsOf<{ lz4: boolean; method: string }>(result);
     expect(row).toEqual(target.name === 'postgres' ? { lz4: true, method: 'l' } : { lz4: false, method: '' });
-  });
-
-  it('refuses a second invoice for the same shop, order and document type', async () => {
-    const row = invoiceRow({
-      shop: 'a.myshopify.com',
-      orderGid: 'gid://shopify/Order/1',
-      orderName: '#1001',
-      totalCents: 1234,
-      currency: 'USD',
-      snapshot: { id: 1 },
-    });
-    const first = await database.db.insert(documents).values(row).onConflictDoNothing().returning({ id: documents.id });
-    const second = await database.db.insert(documents).values(row).onConflictDoNothing().returning({ id: documents.id });
-    expect(first).toHaveLength(1);
-    expect(second).toHaveLength(0);
-  });
-
-  it('keeps fiscal numbers above 2^31 exactly', async () => {
-    await database.db.insert(fiscalSequences).values({
-      shop: 'a.myshopify.com',
-      branchCode: '0000',
-      billingPoint: '001',
-      documentType: '01',
-      nextNumber: 9_999_999_999,
-    });
-    const [row] = await database.db.select().from(fiscalSequences);
-    expect(row?.nextNumber).toBe(9_999_999_999);
   });
 });
 
@@ -150,6 +123,49 @@ describe('an embedded database made before the order snapshot became text and in
     } finally {
       await client.close();
       fs.rmSync(first, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('shops saved before the buyer e-mail (0003)', () => {
+  it('keep their settings; the old default deliveryCAFE 3 gives way to the delivery choice, another code stays', async () => {
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'fe-migrations-'));
+    fs.mkdirSync(path.join(before, 'meta'));
+    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const earlier = journal.entries.filter((e) => e.tag < '0003');
+    for (const e of earlier) fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(before, `${e.tag}.sql`));
+    fs.writeFileSync(path.join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: earlier }));
+    const client = await PGlite.create();
+    try {
+      const db = drizzle({ client });
+      await migrate(db, { migrationsFolder: before });
+      const settings = (deliveryCAFE: string) => ({
+        environment: 'produccion',
+        branchCode: '0002',
+        mapping: { transactionDefaults: { formatCAFE: '3', deliveryCAFE }, includeTips: true },
+      });
+      await client.query(
+        `insert into shops (shop, settings, enabled) values ('a.myshopify.com', $1::jsonb, true), ('b.myshopify.com', $2::jsonb, true)`,
+        [JSON.stringify(settings('3')), JSON.stringify(settings('2'))],
+      );
+
+      await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+      const typed = drizzle({ client, schema }) as unknown as Db;
+      const stored = await typed.select({ shop: shops.shop, settings: shops.settings }).from(shops).orderBy(shops.shop);
+      expect(stored).toEqual([
+        {
+          shop: 'a.myshopify.com',
+          settings: {
+            environment: 'produccion',
+            branchCode: '0002',
+            mapping: { transactionDefaults: { formatCAFE: '3' }, includeTips: true },
+          },
+        },
+        { shop: 'b.myshopify.com', settings: settings('2') },
+      ]);
+    } finally {
+      await client.close();
+      fs.rmSync(before, { recursive: true, force: true });
     }
   });
 });

@@ -84,7 +84,7 @@ describe.each(testDatabases)('document counters on $name', (target) => {
     await finishLeased(database.db, a[1]!.id, 'w', { step: 'done', status: 'completed' });
     await finishLeased(database.db, a[2]!.id, 'w', { status: 'failed' });
     await finishLeased(database.db, a[3]!.id, 'w', { status: 'needs_attention' });
-    await discardLeased(database.db, a[4]!.id, 'w');
+    await discardLeased(database.db, a[4]!, 'w');
     // A lease lost: nothing changes, nothing is counted.
     await finishLeased(database.db, a[5]!.id, 'someone-else', { status: 'failed' });
     expect(await countByStatus(database.db, SHOPS[0]!)).toEqual({

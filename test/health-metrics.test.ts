@@ -1,14 +1,15 @@
-// /healthz and /metrics: the app's own answers on loopback, and the hand-written Prometheus exposition.
+// /healthz and /metrics: the app's own answers on loopback, and the Prometheus exposition prom-client writes.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import express from 'express';
+import { Counter, Histogram } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricsAccess } from '../src/config/env.ts';
 import type { Database } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import { type HealthDeps, healthRoutes } from '../src/http/health-routes.ts';
-import { MetricsRegistry, createAppMetrics, escapeLabelValue } from '../src/metrics.ts';
+import { MetricsRegistry, createAppMetrics } from '../src/metrics.ts';
 import { legacyMessage } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness, waitFor } from './support/harness.ts';
@@ -20,11 +21,12 @@ const COMMENT = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*)$/;
 const SAMPLE =
   /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
 
-/** Exposition format 0.0.4: each line a HELP/TYPE comment or a sample; TYPE once per metric, before its samples. */
+/** Exposition format 0.0.4: each line a HELP/TYPE comment, a sample or empty (prom-client puts one between metrics); TYPE once per metric, before its samples. */
 function checkExposition(text: string): Map<string, string> {
   expect(text.endsWith('\n')).toBe(true);
   const types = new Map<string, string>();
   for (const line of text.slice(0, -1).split('\n')) {
+    if (line === '') continue;
     const comment = COMMENT.exec(line);
     if (comment) {
       if (comment[1] === 'TYPE') {
@@ -58,52 +60,77 @@ async function get(url: string): Promise<{ status: number; body: unknown; text: 
 describe('metrics registry', () => {
   it('renders counters, histograms with cumulative buckets, and escaped label values', async () => {
     const registry = new MetricsRegistry();
-    const c = registry.counter('x_total', 'Things.\nSecond line with \\ backslash.');
+    const registers = [registry];
+    const c = new Counter({ name: 'x_total', help: 'Things.\nSecond line with \\ backslash.', labelNames: ['path'], registers });
     c.inc({ path: 'a"b\\c\nd' }, 2);
     c.inc({ path: 'a"b\\c\nd' });
-    const hist = registry.histogram('x_seconds', 'Durations.', [0.1, 1, 0.5]);
+    const hist = new Histogram({ name: 'x_seconds', help: 'Durations.', labelNames: ['op'], buckets: [0.1, 0.5, 1], registers });
     for (const v of [0.05, 0.1, 0.7, 3]) hist.observe({ op: 'Send' }, v);
-    registry.collectedGauge('x_rows', 'Rows.', () => [{ labels: { s: 'ok' }, value: 7 }]);
-    registry.collectedGauge('x_broken', 'Broken.', () => {
+    registry.collectedGauge('x_rows', 'Rows.', ['s'], () => [{ labels: { s: 'ok' }, value: 7 }]);
+    registry.collectedGauge('x_broken', 'Broken.', [], () => {
       throw new Error('down');
     });
 
-    const text = await registry.render();
+    const text = await registry.metrics();
     expect(text).toBe(
       [
-        '# HELP x_total Things.\\nSecond line with \\\\ backslash.',
-        '# TYPE x_total counter',
-        'x_total{path="a\\"b\\\\c\\nd"} 3',
-        '# HELP x_seconds Durations.',
-        '# TYPE x_seconds histogram',
-        'x_seconds_bucket{op="Send",le="0.1"} 2',
-        'x_seconds_bucket{op="Send",le="0.5"} 2',
-        'x_seconds_bucket{op="Send",le="1"} 3',
-        'x_seconds_bucket{op="Send",le="+Inf"} 4',
-        'x_seconds_sum{op="Send"} 3.85',
-        'x_seconds_count{op="Send"} 4',
-        '# HELP x_rows Rows.',
-        '# TYPE x_rows gauge',
-        'x_rows{s="ok"} 7',
-        '# HELP x_broken Broken.',
-        '# TYPE x_broken gauge',
         '# HELP fe_scrape_collect_failures Metrics that could not be read in this scrape (their samples are missing).',
         '# TYPE fe_scrape_collect_failures gauge',
         'fe_scrape_collect_failures 1',
         '',
+        '# HELP x_total Things.\\nSecond line with \\\\ backslash.',
+        '# TYPE x_total counter',
+        'x_total{path="a\\"b\\\\c\\nd"} 3',
+        '',
+        '# HELP x_seconds Durations.',
+        '# TYPE x_seconds histogram',
+        'x_seconds_bucket{le="0.1",op="Send"} 2',
+        'x_seconds_bucket{le="0.5",op="Send"} 2',
+        'x_seconds_bucket{le="1",op="Send"} 3',
+        'x_seconds_bucket{le="+Inf",op="Send"} 4',
+        'x_seconds_sum{op="Send"} 3.85',
+        'x_seconds_count{op="Send"} 4',
+        '',
+        '# HELP x_rows Rows.',
+        '# TYPE x_rows gauge',
+        'x_rows{s="ok"} 7',
+        '',
+        '# HELP x_broken Broken.',
+        '# TYPE x_broken gauge',
+        '',
       ].join('\n'),
     );
     checkExposition(text);
-    expect(escapeLabelValue('plain')).toBe('plain');
+  });
+
+  it('a value read at scrape time is replaced at each scrape, and absent (not 0) when its read fails', async () => {
+    const registry = new MetricsRegistry();
+    let rows: number | Error = 7;
+    registry.collectedGauge('x_rows', 'Rows.', [], () => {
+      if (rows instanceof Error) throw rows;
+      return [{ labels: {}, value: rows }];
+    });
+    registry.collectedCounter('x_seen_total', 'Seen.', ['kind'], () => [{ labels: { kind: 'a' }, value: 4 }]);
+    const samples = async () => (await registry.metrics()).split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+
+    expect(await samples()).toEqual(['fe_scrape_collect_failures 0', 'x_rows 7', 'x_seen_total{kind="a"} 4']);
+    expect(await samples()).toEqual(['fe_scrape_collect_failures 0', 'x_rows 7', 'x_seen_total{kind="a"} 4']);
+    rows = new Error('database down');
+    expect(await samples()).toEqual(['fe_scrape_collect_failures 1', 'x_seen_total{kind="a"} 4']);
+    rows = 2;
+    expect(await samples()).toEqual(['fe_scrape_collect_failures 0', 'x_rows 2', 'x_seen_total{kind="a"} 4']);
   });
 
   it('refuses what Prometheus would refuse', () => {
     const registry = new MetricsRegistry();
-    expect(() => registry.counter('bad-name', 'x')).toThrow('invalid metric name');
-    const c = registry.counter('ok_total', 'x');
-    expect(() => registry.counter('ok_total', 'again')).toThrow('registered twice');
-    expect(() => c.inc({ 'bad-label': 'x' })).toThrow('invalid label name');
-    expect(() => c.inc({}, -1)).toThrow('only goes up');
+    const registers = [registry];
+    expect(() => new Counter({ name: 'bad-name', help: 'x', registers })).toThrow('Invalid metric name');
+    expect(() => new Counter({ name: 'x_total', help: 'x', labelNames: ['bad-label'], registers })).toThrow('Invalid label name');
+    const c = new Counter({ name: 'ok_total', help: 'x', labelNames: ['ok'], registers });
+    expect(() => new Counter({ name: 'ok_total', help: 'again', registers })).toThrow('already been registered');
+    const undeclared: Record<string, string> = { other: 'x' };
+    expect(() => c.inc(undeclared)).toThrow('not included in initial labelset');
+    expect(() => c.inc({ ok: 'x' }, -1)).toThrow('not possible to decrease a counter');
   });
 });
 
@@ -160,7 +187,7 @@ describe.each(testDatabases)('/healthz and /metrics on $name', (target) => {
       'fe_gateway_calls_total{operation="SendDocument",outcome="authorized",code="200"} 1',
       'fe_gateway_calls_total{operation="DownloadPDF",outcome="pdf",code="200"} 1',
       'fe_gateway_call_duration_seconds_count{operation="SendDocument"} 1',
-      'fe_gateway_call_duration_seconds_bucket{operation="SendDocument",le="+Inf"} 1',
+      'fe_gateway_call_duration_seconds_bucket{le="+Inf",operation="SendDocument"} 1',
       'fe_gateway_call_duration_seconds_count{operation="DownloadPDF"} 1',
       'fe_webhook_deliveries_total{topic="orders/paid",outcome="stored"} 1',
       'fe_queue_depth 0',
@@ -185,9 +212,10 @@ describe.each(testDatabases)('/healthz and /metrics on $name', (target) => {
       fe_sweep_runs_total: 'counter',
       fe_sweep_enqueued_total: 'counter',
     });
-    // Cumulative buckets never go down, and the +Inf bucket equals the count.
+    // Cumulative buckets never go down, and the +Inf bucket equals the count. (prom-client writes le first; label
+    // order means nothing to Prometheus.)
     const buckets = lines
-      .filter((l) => l.startsWith('fe_gateway_call_duration_seconds_bucket{operation="SendDocument"'))
+      .filter((l) => l.startsWith('fe_gateway_call_duration_seconds_bucket{') && l.includes('operation="SendDocument"'))
       .map((l) => Number(l.split(' ')[1]));
     expect(buckets).toHaveLength(11);
     expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
@@ -273,6 +301,8 @@ describe.each(testDatabases)('/healthz when the database is gone on $name', (tar
     expect(lines).toContain('fe_scrape_collect_failures 5');
     expect(lines).toContain('fe_sweep_runs_total 0');
     expect(lines.some((l) => l.startsWith('fe_invoices{'))).toBe(false);
+    // An unread value is absent, not 0.
+    expect(lines.some((l) => l.startsWith('fe_queue_depth '))).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { clientCorrectionSchema } from '../mappers/client-correction.ts';
 import { buildClient, panamaPhone, splitRucAndDv, taxpayerType } from '../mappers/invoice-client.ts';
 import { mappingSettingsSchema, type MappingSettingsInput } from '../mappers/mapping-settings.ts';
 import type { ShopifyOrder } from '../mappers/shopify-order.ts';
@@ -100,6 +101,7 @@ describe('buildClient: registered taxpayer (01)', () => {
         email1: 'ana.perez@example.com',
         country: 'PA',
       },
+      taxIdSource: 'cart_attributes',
     });
   });
 
@@ -173,6 +175,99 @@ describe('buildClient: registered taxpayer (01)', () => {
     const result = client(orderWith({ ruc: '155596713-2-2015', dv: '59', razon_social: long, direccion: long }));
     expect(result.ok && [...result.client.businessName!].length).toBe(100);
     expect(result.ok && result.client.address).toBe(long.slice(0, 100).trim());
+  });
+});
+
+describe('buildClient: where the tax id comes from (DESIGN §10)', () => {
+  const cart = { ruc: '8-442-445', dv: '08' };
+
+  it('a B2B company location tax id wins over a customer metafield and the cart, with the company as business name', () => {
+    const result = buildClient(orderWith(cart), mappingSettingsSchema.parse({}), {
+      company: { taxId: '155646463-2-2017 DV 86', name: 'Importadora Ejemplo, S.A.' },
+      customerTaxId: { value: '155596713-2-2015 DV 59', path: 'customer.metafields.fiscal.ruc' },
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      client: { typeClientEB: '01', numberRUC: '155646463-2-2017', digitCheckRUC: '86', businessName: 'Importadora Ejemplo, S.A.' },
+      taxIdSource: 'b2b_company',
+    });
+  });
+
+  it('a customer metafield wins over the cart; its wrong DV is named at the metafield', () => {
+    const settings = mappingSettingsSchema.parse({});
+    const withName = { ...cart, razon_social: 'Distribuidora Ejemplo, S.A.' };
+    expect(
+      buildClient(orderWith(withName), settings, {
+        customerTaxId: { value: '155596713-2-2015 DV 59', path: 'customer.metafields.fiscal.ruc' },
+      }),
+    ).toMatchObject({
+      ok: true,
+      client: { numberRUC: '155596713-2-2015', digitCheckRUC: '59' },
+      taxIdSource: 'customer_metafield',
+    });
+    const wrong = buildClient(orderWith(withName), settings, {
+      customerTaxId: { value: '155596713-2-2015 DV 58', path: 'customer.metafields.fiscal.ruc' },
+    });
+    expect(!wrong.ok && wrong.problems.map((p) => [p.code, p.path])).toEqual([
+      ['ruc_check_digit_invalid', 'customer.metafields.fiscal.ruc'],
+    ]);
+  });
+
+  it("the merchant's correction wins over everything the order says", () => {
+    const settings = mappingSettingsSchema.parse({});
+    const taxpayer = clientCorrectionSchema.parse({
+      type: 'taxpayer',
+      ruc: '155596713-2-2015',
+      dv: '59',
+      name: 'Distribuidora Ejemplo, S.A.',
+      address: 'Calle 50, Edificio Global, Piso 3',
+      locationCode: '8-8-7',
+      email: 'compras@distribuidora.example',
+    });
+    expect(buildClient(orderWith({ ruc: 'no tengo' }), settings, { correction: taxpayer, company: { taxId: '8-442-445 DV 08' } })).toEqual({
+      ok: true,
+      client: {
+        typeClientEB: '01',
+        typeTaxpayer: '2',
+        numberRUC: '155596713-2-2015',
+        digitCheckRUC: '59',
+        businessName: 'Distribuidora Ejemplo, S.A.',
+        address: 'Calle 50, Edificio Global, Piso 3',
+        codeLocation: '8-8-7',
+        province: 'PANAMA',
+        district: 'PANAMA',
+        correction: 'BELLA VISTA',
+        telephone1: '6123-4567',
+        email1: 'compras@distribuidora.example',
+        country: 'PA',
+      },
+      taxIdSource: 'correction',
+    });
+    const consumer = clientCorrectionSchema.parse({ type: 'final_consumer', name: 'Ana Pérez' });
+    expect(buildClient(orderWith(cart), settings, { correction: consumer })).toMatchObject({
+      ok: true,
+      client: { typeClientEB: '02', businessName: 'Ana Pérez' },
+      taxIdSource: undefined,
+    });
+  });
+
+  it('a correction is validated whole before it is saved: a wrong DV, unknown keys, a location not in the catalogue', () => {
+    const wrongDv = clientCorrectionSchema.safeParse({
+      type: 'taxpayer',
+      ruc: '155596713-2-2015',
+      dv: '58',
+      name: 'X',
+      address: 'Calle 50, 3',
+      locationCode: '8-8-7',
+    });
+    expect(!wrongDv.success && wrongDv.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['dv', 'the check digit 58 does not belong to the RUC 155596713-2-2015'],
+    ]);
+    const extra = clientCorrectionSchema.safeParse({ type: 'final_consumer', nombre: 'Ana' });
+    expect(!extra.success && extra.error.issues.map((i) => i.code)).toEqual(['unrecognized_keys']);
+    const place = clientCorrectionSchema.safeParse({ type: 'final_consumer', locationCode: '99-1-1' });
+    expect(!place.success && place.error.issues.map((i) => i.path.join('.'))).toEqual(['locationCode']);
+    expect(clientCorrectionSchema.safeParse({ type: 'cliente' }).success).toBe(false);
   });
 });
 

@@ -17,7 +17,7 @@ describe('mappingSettingsSchema', () => {
         typeOperation: '1',
         destinationOperation: '1',
         formatCAFE: '3',
-        deliveryCAFE: '3',
+        // deliveryCAFE: none, so the code follows cafeDelivery (3 for app_email).
         shippingContainer: '1',
         processGeneration: '1',
         typeSale: '1',
@@ -47,6 +47,9 @@ describe('mappingSettingsSchema', () => {
       defaultPaymentForm: '03',
       checkoutAttributes: { ruc: 'ruc', dv: 'dv', businessName: 'razon_social', address: 'direccion', locationCode: 'codigo_ubicacion' },
       defaultLocationCode: '8-8-7',
+      creditNoteNatureOperation: '11',
+      cafeDelivery: 'app_email',
+      customerTaxIdMetafield: null,
       includeGiftCards: false,
       includeTips: false,
       taxRateCodes: {},

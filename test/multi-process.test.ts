@@ -8,14 +8,13 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.ts';
 import { fiscalSkips, documents } from '../src/db/schema.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../src/sandbox/sandbox-server.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
-import { type AppProcess, spawnApp } from './support/app-process.ts';
-import { createFreshPostgresDatabase, postgresUrlForTests } from './support/databases.ts';
+import { type AppProcess, spawnApp, testAppEnv } from './support/app-process.ts';
+import { createFreshPostgresDatabase, postgresUrlForTests, terminateBackends } from './support/databases.ts';
 import { TEST_API_KEY, TEST_API_SECRET, credentialsFor, freePort, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
@@ -44,16 +43,7 @@ async function appEnv(world: World, storage: Record<string, string>, extra: Reco
   return {
     port,
     env: {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      SHOPIFY_API_KEY: TEST_API_KEY,
-      SHOPIFY_API_SECRET: TEST_API_SECRET,
-      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-      SHOPIFY_ADMIN_API_ORIGIN: world.simulator.origin,
-      GATEWAY_BASE_URL: world.sandbox.url,
-      GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
-      ENCRYPTION_KEY: world.key.toString('hex'),
+      ...testAppEnv({ port, gatewayUrl: world.sandbox.url, key: world.key, adminApiOrigin: world.simulator.origin }),
       WORKER_POLL_MS: '100',
       WORKER_RETRY_BASE_MS: '50',
       WORKER_RETRY_MAX_MS: '500',
@@ -163,6 +153,77 @@ describe('the app as processes', () => {
       }
     },
     180_000,
+  );
+
+  it.skipIf(!postgresUrlForTests)(
+    'PostgreSQL connections cut again and again during intake: the process never exits, no delivery answered 200 is lost',
+    async () => {
+      const fresh = await createFreshPostgresDatabase(postgresUrlForTests!);
+      const database = await openDatabase({ kind: 'postgres', url: fresh.url });
+      let app: AppProcess | undefined;
+      try {
+        await seedShop(database, world);
+        const { env, port } = await appEnv(world, { DATABASE_URL: fresh.url });
+        app = spawnApp(env);
+        await app.ready;
+        let exitedAt: number | null | undefined;
+        void app.exited.then((code) => (exitedAt = code));
+        const address = `http://127.0.0.1:${port}/webhooks/orders/paid`;
+
+        // Deliveries without retries, so each answer is what the app said then. Every 250 ms meanwhile the
+        // app's backends are ended, when one of them is inside a transaction (the worker's) if that comes
+        // within 200 ms: postgres.js then wrote the rollback to a closed socket from a timer (porsager/postgres#1208).
+        const ids = Array.from({ length: 1500 }, (_, i) => 7_400_000_000_000 + i);
+        let streaming = true;
+        const cutting = (async () => {
+          let cuts = 0;
+          while (streaming) {
+            await new Promise((r) => setTimeout(r, 250));
+            cuts += await terminateBackends(postgresUrlForTests!, fresh.url, { midTransaction: 200 });
+          }
+          return cuts;
+        })();
+        const answered = new Map<number, number>();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 50 }, async () => {
+            while (next < ids.length) {
+              const id = ids[next++]!;
+              const result = await world.simulator.orderPaid(SHOP, makePaidOrder({ id }), address);
+              answered.set(id, result.status);
+            }
+          }),
+        );
+        streaming = false;
+        const cuts = await cutting;
+        expect(cuts).toBeGreaterThan(10);
+        expect(exitedAt).toBeUndefined();
+
+        // Every delivery answered 200 is stored; the others (500 while its statement's connection died) Shopify retries.
+        const ok = ids.filter((id) => answered.get(id) === 200);
+        expect(ok.length).toBeGreaterThan(750);
+        expect([...new Set(answered.values())].filter((s) => s !== 200 && s !== 500 && s !== 503)).toEqual([]);
+        const stored = await database.db.select({ gid: documents.orderGid }).from(documents);
+        const storedGids = new Set(stored.map((r) => r.gid));
+        expect(ok.filter((id) => !storedGids.has(`gid://shopify/Order/${id}`))).toEqual([]);
+
+        // Later requests succeed, and the worker goes on invoicing.
+        const later = Array.from({ length: 20 }, (_, i) => 7_400_000_100_000 + i);
+        const laterStatuses = await Promise.all(
+          later.map(async (id) => (await world.simulator.orderPaid(SHOP, makePaidOrder({ id }), address)).status),
+        );
+        expect(laterStatuses).toEqual(later.map(() => 200));
+        expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+        const completed = await completedCount(database);
+        await waitFor(async () => (await completedCount(database)) >= completed + 50, 120_000, '50 more completed invoices');
+        expect(exitedAt).toBeUndefined();
+      } finally {
+        await app?.kill();
+        await database.close();
+        await fresh.drop();
+      }
+    },
+    240_000,
   );
 
   const targets = [

@@ -52,6 +52,32 @@ describe('payment forms', () => {
     // The same gateway twice is still one gateway.
     expect(needsTransactions(order(['manual', 'Manual'], 100))).toBe(false);
   });
+
+  // Issue 14 item 8: a gateway's name is outside data; Object.prototype's names are names like any other.
+  const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
+
+  it.each(PROTOTYPE_NAMES)('a gateway named %s takes the default form, never an Object.prototype property', (name) => {
+    expect(paymentFormOf(name, settings)).toBe('03');
+    expect(buildPayments(order([name], 10_593), settings, undefined, cents(10_593), cents(0))).toEqual({
+      ok: true,
+      payments: [{ formPaymentInvoice: '03', valueFeePaid: '105.93' }],
+    });
+  });
+
+  it('a shop may map gateways named like Object.prototype properties', () => {
+    const own = mappingSettingsSchema.parse({
+      paymentForms: JSON.parse('{"constructor": "08", "__proto__": "02", "toString": "09"}'),
+      taxRateCodes: JSON.parse('{"0.085": "01"}'),
+    });
+    // zod's record leaves a "__proto__" key out of what it returns: that name keeps the default form.
+    expect(['constructor', '__proto__', 'toString', 'valueOf', 'yappy'].map((n) => paymentFormOf(n, own))).toEqual([
+      '08',
+      '03',
+      '09',
+      '03',
+      '08',
+    ]);
+  });
 });
 
 describe('buildPayments with several gateways', () => {

@@ -91,7 +91,8 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
       { formPaymentInvoice: '03', valueFeePaid: '84.82' },
     ]);
     expect(totals.totalInvoice).toBe('134.82');
-    expect(h.simulator.calls().filter((c) => c.shop === shop && c.operation === 'order')).toHaveLength(1);
+    // The order confirmed through the shop's API, then its transactions read: two order queries.
+    expect(h.simulator.calls().filter((c) => c.shop === shop && c.operation === 'order')).toHaveLength(2);
   });
 
   it('write-back: throttled, 429 and 5xx answers from Shopify are retried until the metafields are written', async () => {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import type { Database } from '../src/db/database.ts';
-import { INVOICE_METAFIELD_TYPES } from '../src/shopify/metafield-writer.ts';
+import { INVOICE_METAFIELD_TYPES, CREDIT_NOTES_METAFIELD_KEY } from '../src/shopify/metafield-writer.ts';
 import { AUTH_CALLBACK_PATH } from '../src/shopify/oauth-routes.ts';
 import { testDatabases } from './support/databases.ts';
 import { type Harness, startHarness } from './support/harness.ts';
@@ -87,7 +87,7 @@ describe('shopify.app.toml', () => {
     expect(app['name']).toBe('Factura Electrónica PA');
     expect(app['embedded']).toBe(true);
     expect(typeof app['client_id']).toBe('string');
-    expect((app['access_scopes'] as Toml)['scopes']).toBe('read_orders,write_orders');
+    expect((app['access_scopes'] as Toml)['scopes']).toBe('read_orders,write_orders,read_customers');
     // Shopify-managed installation (token exchange), not the legacy install flow.
     expect((app['access_scopes'] as Toml)['use_legacy_install_flow']).toBe(false);
     const url = new URL(app['application_url'] as string);
@@ -101,9 +101,10 @@ describe('shopify.app.toml', () => {
     expect(webhooks.api_version).toBe(SHOPIFY_API_VERSION);
   });
 
-  it('subscribes orders/paid, app/uninstalled and the three privacy topics, each once (the Shopify CLI rules)', () => {
+  it('subscribes orders/paid, refunds/create, app/uninstalled and the three privacy topics, each once (the Shopify CLI rules)', () => {
     expect(webhooks.subscriptions).toEqual([
       { topics: ['orders/paid'], uri: '/webhooks/orders/paid' },
+      { topics: ['refunds/create'], uri: '/webhooks/refunds/create' },
       { topics: ['app/uninstalled'], uri: '/webhooks/app/uninstalled' },
       { compliance_topics: ['customers/data_request', 'customers/redact', 'shop/redact'], uri: '/webhooks/compliance' },
     ]);
@@ -118,7 +119,10 @@ describe('shopify.app.toml', () => {
       string,
       { type: string; name: string; access: { admin: string } }
     >;
-    expect(Object.fromEntries(Object.entries(defs).map(([k, d]) => [k, d.type]))).toEqual(INVOICE_METAFIELD_TYPES);
+    expect(Object.fromEntries(Object.entries(defs).map(([k, d]) => [k, d.type]))).toEqual({
+      ...INVOICE_METAFIELD_TYPES,
+      [CREDIT_NOTES_METAFIELD_KEY]: 'json',
+    });
     for (const d of Object.values(defs)) {
       expect(d.access.admin).toBe('merchant_read');
       expect(d.name.length).toBeGreaterThan(0);

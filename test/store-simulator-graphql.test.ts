@@ -6,6 +6,7 @@ import { parse, validate } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ORDER_TRANSACTIONS_QUERY } from '../src/shopify/order-queries.ts';
+import { SHOP_NAME_QUERY } from '../src/shopify/shop-name.ts';
 import { RECONCILE_ORDERS_QUERY } from '../src/documents/reconcile-sweep.ts';
 import { METAFIELDS_SET_MUTATION } from '../src/shopify/metafield-writer.ts';
 import { adminSchema } from '../src/shopify/store-simulator/admin-schema.ts';
@@ -259,7 +260,7 @@ describe('order edits', () => {
 
 describe('Shopify errors for what the schema does not hold', () => {
   it('every operation the app sends is within the simulated schema', () => {
-    for (const operation of [METAFIELDS_SET_MUTATION, RECONCILE_ORDERS_QUERY, ORDER_TRANSACTIONS_QUERY, CONFIRM_ORDER]) {
+    for (const operation of [METAFIELDS_SET_MUTATION, RECONCILE_ORDERS_QUERY, ORDER_TRANSACTIONS_QUERY, CONFIRM_ORDER, SHOP_NAME_QUERY]) {
       expect(validate(adminSchema, parse(operation))).toEqual([]);
     }
   });

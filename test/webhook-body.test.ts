@@ -15,6 +15,7 @@ beforeAll(async () => {
   const app = createHttpApp({
     logger: silentLogger,
     webhookBodyLimitBytes: LIMIT,
+    bodyBytesInFlight: 1024 * 1024,
     webhooks: { '/hook': (req, res) => answer(res, 200, { body: req.body as string, bytes: Buffer.byteLength(req.body as string) }) },
   });
   server = await new Promise<http.Server>((resolve) => {
@@ -76,3 +77,50 @@ describe('webhook body', () => {
     expect(result).toMatchObject({ status: 415, body: JSON.stringify({ error: 'content encoding gzip is not accepted' }) });
   });
 });
+
+describe('bodies in flight', () => {
+  it('answers 503 with Retry-After, without calling the handler, when a body does not fit beside those in flight', async () => {
+    const handled: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const app = createHttpApp({
+      logger: silentLogger,
+      webhookBodyLimitBytes: LIMIT,
+      bodyBytesInFlight: 100,
+      webhooks: {
+        '/hook': async (req, res) => {
+          handled.push(req.body as string);
+          if ((req.body as string).startsWith('hold')) await gate;
+          answer(res, 200, { ok: true });
+        },
+      },
+    });
+    const busy = await new Promise<http.Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const send = (text: string) =>
+      fetch(`http://127.0.0.1:${(busy.address() as AddressInfo).port}/hook`, { method: 'POST', body: text.padEnd(60, '.') });
+    try {
+      const held = send('hold');
+      await waitUntil(() => handled.length === 1);
+      const refused = await send('second');
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await refused.json()).toEqual({ error: 'too many request bodies in flight: retry shortly' });
+      // 60 + 30 fits in 100.
+      const small = await fetch(`http://127.0.0.1:${(busy.address() as AddressInfo).port}/hook`, { method: 'POST', body: 's'.repeat(30) });
+      expect(small.status).toBe(200);
+      release();
+      expect((await held).status).toBe(200);
+      // The held body is released with its answer: the refused one now goes through.
+      expect((await send('second')).status).toBe(200);
+      expect(handled.map((b) => b.replace(/\.+$/, ''))).toEqual(['hold', 's'.repeat(30), 'second']);
+    } finally {
+      await new Promise<void>((resolve) => busy.close(() => resolve()));
+    }
+  });
+});
+
+async function waitUntil(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 5));
+}

@@ -1,8 +1,8 @@
 // The part every webhook shares: the HMAC over the raw body (401), the required headers (400), the topic.
 // Same rules and answers as @shopify/shopify-api's `webhooks.validate` (test/verify-webhook.test.ts holds
 // them side by side), done synchronously with a key made once: the library imports a WebCrypto key and
-// canonicalizes every header name for every lookup on each delivery, which was the largest CPU cost of
-// intake (see bench/RESULTS.md).
+// canonicalizes every header name for every lookup on each delivery, too much CPU for a path that every
+// delivery of a flash sale takes (bench/RESULTS.md).
 import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Shopify } from '@shopify/shopify-api';

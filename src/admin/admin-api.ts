@@ -18,6 +18,7 @@ import {
   TYPE_EMISSION,
   TYPE_OPERATION,
   TYPE_SALE,
+  ownEntry,
 } from '../../mappers/mapping-settings.ts';
 import type { Db } from '../db/database.ts';
 import { CREDENTIAL_FIELDS, type GatewayCredentials } from '../gateway/gateway-types.ts';
@@ -39,6 +40,7 @@ import {
 import { decodeCursor, encodeCursor, isUuid, parseSearch } from './list-params.ts';
 import { documentDetail, documentSummary, type ShopState } from './invoice-view.ts';
 import { localize, render } from '../messages/catalogue.ts';
+import { calendarDate, isCursorTime, jsonObjectBody, perShopRateLimit } from './request-guards.ts';
 import { requireSessionToken, shopOf } from './session-token.ts';
 
 export interface AdminApiDeps {
@@ -51,6 +53,8 @@ export interface AdminApiDeps {
   appUrl: string;
   /** Look for due invoices now (after a retry or a settings change). */
   wakeWorker: () => void;
+  /** The worker's gateway slots (GATEWAY_CONCURRENCY): a connection test waits for one like any call. */
+  gatewaySlots: { run<T>(task: () => Promise<T>): Promise<T> };
   logger: Logger;
 }
 
@@ -74,19 +78,14 @@ export function zodProblems(error: z.ZodError, prefix: string[] = []): Problem[]
   return error.issues.map((i) => ({ path: [...prefix, ...i.path.map(String)].join('.') || '(body)', message: i.message }));
 }
 
-const dateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-03-01')
-  .refine(
-    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-    'is not a calendar date',
-  );
+/** Connection tests a shop may run a minute: each is a gateway call with its credentials. */
+export const CONNECTION_TESTS_PER_MINUTE = 6;
 
 const listQuerySchema = z.object({
   status: z.enum(DOCUMENT_STATUSES, { error: `must be one of ${DOCUMENT_STATUSES.join(', ')}` }).optional(),
   kind: z.enum(DOCUMENT_KINDS, { error: `must be one of ${DOCUMENT_KINDS.join(', ')}` }).optional(),
-  from: dateParam.optional(),
-  to: dateParam.optional(),
+  from: calendarDate.optional(),
+  to: calendarDate.optional(),
   q: z.string({ error: 'must be one search text' }).max(100, 'must be at most 100 characters').optional(),
   cursor: z.string({ error: 'must be one cursor' }).optional(),
   limit: z
@@ -135,7 +134,7 @@ const CHOICES = {
 
 /** The shop's own payment-form entries: those that differ from the built-in table. */
 export function ownPaymentForms(table: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(table).filter(([name, code]) => DEFAULT_PAYMENT_FORMS[name] !== code));
+  return Object.fromEntries(Object.entries(table).filter(([name, code]) => ownEntry(DEFAULT_PAYMENT_FORMS, name) !== code));
 }
 
 function missingCredentials(c: GatewayCredentials | undefined): string[] {
@@ -201,6 +200,9 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
   const auth = requireSessionToken({ shopify: deps.shopify });
   const json = express.json({ limit: '256kb' });
   const guarded: RequestHandler[] = [auth, json];
+  /** A state-changing route: its body, if any, is a JSON object of these fields. */
+  const changing = (keys: readonly string[], required = false): RequestHandler[] => [...guarded, jsonObjectBody(keys, { required })];
+  const connectionTest = [...changing(['credentials', 'environment']), perShopRateLimit(CONNECTION_TESTS_PER_MINUTE, 'connection tests')];
 
   router.get('/shop', ...guarded, async (_req, res) => {
     const shop = await deps.shops.get(shopOf(res));
@@ -208,7 +210,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     res.json(await shopView(deps, shop));
   });
 
-  router.put('/settings', ...guarded, async (req, res) => {
+  router.put('/settings', ...changing(Object.keys(settingsInputSchema.shape), true), async (req, res) => {
     const current = await deps.shops.get(shopOf(res));
     if (!current) return notInstalled(res);
     const body = bodyObject(req);
@@ -229,7 +231,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     res.json(await shopView(deps, (await deps.shops.get(current.shop))!));
   });
 
-  router.post('/settings/test-connection', ...guarded, async (req, res) => {
+  router.post('/settings/test-connection', ...connectionTest, async (req, res) => {
     const current = await deps.shops.get(shopOf(res));
     if (!current) return notInstalled(res);
     const body = bodyObject(req);
@@ -239,18 +241,20 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
       return badRequest(res, zodProblems(credentials.error, ['credentials']), 'enter all six gateway credentials to test them');
     const environment = settingsInputSchema.shape.environment.safeParse(body.environment ?? current.settings.environment);
     if (!environment.success) return badRequest(res, zodProblems(environment.error, ['environment']));
-    const result = await testGatewayConnection({
-      gateway: deps.gateway,
-      credentials: credentials.data,
-      environment: environment.data,
-      branchCode: current.settings.branchCode,
-      billingPoint: current.settings.billingPoint,
-    });
+    const result = await deps.gatewaySlots.run(() =>
+      testGatewayConnection({
+        gateway: deps.gateway,
+        credentials: credentials.data,
+        environment: environment.data,
+        branchCode: current.settings.branchCode,
+        billingPoint: current.settings.billingPoint,
+      }),
+    );
     deps.logger.info({ shop: current.shop, result: result.result, durationMs: result.durationMs }, 'admin: gateway connection tested');
     res.json(result);
   });
 
-  router.post('/shop/enabled', ...guarded, async (req, res) => {
+  router.post('/shop/enabled', ...changing(['enabled'], true), async (req, res) => {
     const parsed = enabledSchema.safeParse(req.body);
     if (!parsed.success) return badRequest(res, zodProblems(parsed.error));
     const current = await deps.shops.get(shopOf(res));
@@ -280,7 +284,8 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const { status, kind, from, to, q, cursor, limit } = parsed.data;
     if (from && to && from > to) return badRequest(res, [{ path: 'to', message: 'must not be before from' }]);
     const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(cursor);
-    if (cursor && !after) return badRequest(res, [{ path: 'cursor', message: 'is not a cursor this API gave out' }]);
+    if (cursor && (!after || !isCursorTime(after.createdAt)))
+      return badRequest(res, [{ path: 'cursor', message: 'is not a cursor this API gave out' }]);
     const shop = shopOf(res);
     const [page, shopRow] = await Promise.all([
       listDocuments(deps.db, {
@@ -306,7 +311,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     res.json({ counts: await countByStatus(deps.db, shopOf(res)) });
   });
 
-  router.post('/invoices/retry', ...guarded, async (req, res) => {
+  router.post('/invoices/retry', ...changing(['statuses']), async (req, res) => {
     const parsed = retryAllSchema.safeParse(req.body ?? {});
     if (!parsed.success) return badRequest(res, zodProblems(parsed.error));
     const shop = shopOf(res);
@@ -338,7 +343,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     res.json({ invoice });
   });
 
-  router.post('/invoices/:id/retry', ...guarded, async (req, res) => {
+  router.post('/invoices/:id/retry', ...changing([]), async (req, res) => {
     const id = invoiceId(req, res);
     if (!id) return;
     const shop = shopOf(res);

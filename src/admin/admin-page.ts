@@ -14,6 +14,9 @@ import { mintSessionToken, verifySessionToken } from './session-token.ts';
 export const ADMIN_PATH = '/admin';
 export const ASSETS_PATH = `${ADMIN_PATH}/assets`;
 export const DEV_TOKEN_PATH = `${ADMIN_PATH}/dev-session-token`;
+/** In cascade order: each file's rules may override the ones before (phone.css last). */
+const STYLESHEETS = ['page.css', 'components.css', 'forms.css', 'invoices.css', 'phone.css'];
+
 export const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
 const APP_BRIDGE_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
 /** As long as App Bridge's own tokens live. */
@@ -47,7 +50,7 @@ export function adminPageHtml(o: { config: PageConfig; apiKey: string }): string
     <meta name="viewport" content="width=device-width, initial-scale=1">
     ${appBridge}<title>Facturación electrónica</title>
     <link rel="icon" href="data:,">
-    <link rel="stylesheet" href="${ASSETS_PATH}/styles.css">
+    ${STYLESHEETS.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/styles/${name}">`).join('\n    ')}
     <script type="application/json" id="app-config">${jsonForScript(o.config)}</script>
     <script type="module" src="${ASSETS_PATH}/app.js"></script>
   </head>

@@ -1,6 +1,9 @@
 // Documents as the admin API shows them: amounts as cents and text, the fiscal number as merchants read it, and for
 // anything not authorized the reason, rendered from the message catalogue in Spanish and English. Pure, no I/O.
+import { type ClientCorrection, storedCorrection } from '../../mappers/client-correction.ts';
 import { formatCents } from '../../mappers/money.ts';
+import { isCorrectable } from '../documents/correct-client.ts';
+import { replacementRefusal } from '../documents/reinvoice.ts';
 import type { DocumentStatus } from '../documents/document-state.ts';
 import { type DocumentListRow, type DocumentRow, type GatewayCallRow, formatFiscalNumber } from '../documents/store/index.ts';
 import { CREDENTIAL_FIELDS } from '../gateway/gateway-types.ts';
@@ -182,6 +185,12 @@ export interface DocumentDetail extends DocumentSummary {
   orderAdminUrl: string | null;
   /** What the merchant may do now. */
   retryable: boolean;
+  /** The client may be corrected (PUT /api/invoices/:id/client). */
+  correctable: boolean;
+  /** Authorized: may be replaced by a full credit note and a new invoice to another client (POST /reinvoice). */
+  reissuable: boolean;
+  /** The merchant's correction of the client, applied over what the order says. */
+  clientCorrection: ClientCorrection | null;
   calls: GatewayCallView[];
 }
 
@@ -208,6 +217,9 @@ export function documentDetail(o: {
     pdfUrl: o.pdfToken ? `${o.appUrl}/invoices/${o.pdfToken}.pdf` : null,
     orderAdminUrl: orderAdminUrl(row.shop, row.orderGid),
     retryable: isRetryableByHand(row),
+    correctable: isCorrectable(row),
+    reissuable: replacementRefusal(row) === undefined,
+    clientCorrection: storedCorrection(row.clientOverride) ?? null,
     calls: o.calls.map(gatewayCallView),
   };
 }

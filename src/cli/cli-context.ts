@@ -11,6 +11,7 @@ import { EncryptedSessionStorage } from '../shopify/session-storage.ts';
 import { resolveEncryptionKey } from '../shops/encryption-key.ts';
 import { createSecretBox, type SecretBox } from '../shops/secret-box.ts';
 import { ShopRepository } from '../shops/shop-repository.ts';
+import { terminalLines, terminalText } from './terminal-text.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -79,6 +80,11 @@ export async function openCliContext(source?: Record<string, string | undefined>
   };
 }
 
+/** The same output with every line made safe for a terminal: what commands print goes through it. */
+export function terminalIo(io: CliIo): CliIo {
+  return { out: (text) => io.out(terminalLines(text)), err: (text) => io.err(terminalLines(text)), stdin: io.stdin };
+}
+
 /** Run a command body: its exit code, or the code and one line on stderr for what it threw. */
 export async function runCommand(io: CliIo, name: string, body: () => Promise<number>): Promise<number> {
   try {
@@ -99,15 +105,16 @@ export async function runCommand(io: CliIo, name: string, body: () => Promise<nu
 
 /**
  * A command group (`shops add`, `invoices list`, …): run the named subcommand, print the usage for help,
- * and the usage on stderr with exit 2 for anything else.
+ * and the usage on stderr with exit 2 for anything else. Subcommands print through `terminalIo`.
  */
 export async function runSubcommand(
-  io: CliIo,
+  given: CliIo,
   group: string,
   args: readonly string[],
   usage: string,
-  subcommands: Record<string, (rest: readonly string[]) => Promise<number>>,
+  subcommands: Record<string, (rest: readonly string[], io: CliIo) => Promise<number>>,
 ): Promise<number> {
+  const io = terminalIo(given);
   const [sub, ...rest] = args;
   return runCommand(io, `${group}${sub && !sub.startsWith('-') ? ` ${sub}` : ''}`, async () => {
     if (sub === '--help' || sub === '-h' || sub === 'help') {
@@ -119,7 +126,7 @@ export async function runSubcommand(
       io.err(usage);
       return EXIT_BAD_INPUT;
     }
-    return handler(rest);
+    return handler(rest, io);
   });
 }
 
@@ -237,8 +244,9 @@ function jsonErrorPlace(text: string, error: unknown): string {
   return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
 }
 
-/** Rows as aligned columns, for people. */
-export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+/** Rows as aligned columns, for people; a cell is one line of visible characters (terminalText). */
+export function formatTable(header: readonly string[], given: readonly (readonly string[])[]): string[] {
+  const rows = given.map((r) => r.map(terminalText));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells

@@ -18,7 +18,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./shops-command.ts'),
   },
   invoices: {
-    summary: 'invoices list|show|retry …   read invoices, put failed ones back in the queue',
+    summary:
+      'invoices list|show|retry|resend|correct …   read invoices, put failed ones back in the queue, e-mail one again, correct their client',
     load: () => import('./invoices-command.ts'),
   },
   preview: {

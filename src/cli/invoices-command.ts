@@ -1,10 +1,13 @@
-// `npm run cli -- invoices list|show|retry`: read invoices and put failed ones back in the queue.
-// A retried invoice is picked up by the running app's worker (or the next start).
+// `npm run cli -- invoices list|show|retry|resend`: read invoices, put failed ones back in the queue, e-mail one to
+// its buyer again. The running app's worker (or the next start) picks up what is queued here.
 import { formatCents } from '../../mappers/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../documents/document-state.ts';
+import { type ShopState, reasonFor } from '../admin/invoice-view.ts';
+import { resendDocument } from '../delivery/resend.ts';
+import { DOCUMENT_STATUSES, RETRYABLE_STATUSES, type RetryableStatus } from '../documents/document-state.ts';
 import {
   type DocumentListRow,
+  documentCalls,
   findDocument,
   formatFiscalNumber,
   listDocuments,
@@ -16,6 +19,7 @@ import { asMessage } from '../messages/message.ts';
 import {
   CliFailure,
   CliInputError,
+  type CliContext,
   type CliIo,
   EXIT_OK,
   type OpenContext,
@@ -27,17 +31,23 @@ import {
   runSubcommand,
   withContext,
 } from './cli-context.ts';
+import { correctInvoice, reinvoiceInvoice } from './invoices-correct-command.ts';
+import { PANAMA_LABEL, STATUS_WORDS, panamaTime, statusFromWord, statusWord } from './invoice-words.ts';
+import { terminalText } from './terminal-text.ts';
 
 export const USAGE = [
   'usage:',
   '  npm run cli -- invoices list [--shop <domain>] [--status <status>] [--limit <n>] [--json]',
   '  npm run cli -- invoices show <invoice id> [--json]',
   '  npm run cli -- invoices retry <invoice id>',
-  '  npm run cli -- invoices retry --failed [--shop <domain>]',
-  `statuses: ${DOCUMENT_STATUSES.join(', ')}`,
+  '  npm run cli -- invoices retry --failed [--status failed|needs_attention] [--shop <domain>]',
+  '  npm run cli -- invoices resend <invoice id>',
+  '  npm run cli -- invoices correct <invoice id> --file <client.json> | --clear',
+  '  npm run cli -- invoices reinvoice <invoice id> --file <client.json>',
+  'statuses: Queued (pending), Authorized (completed), "Needs attention" (needs_attention), Failed (failed), Skipped (skipped), waiting',
+  `times: dd/mm/aaaa hh:mm, ${PANAMA_LABEL} time (UTC-5); --json gives UTC`,
 ].join('\n');
 
-export const INVOICE_STATUSES = DOCUMENT_STATUSES;
 const RETRYABLE: readonly string[] = RETRYABLE_STATUSES;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -47,9 +57,12 @@ export async function run(args: string[]): Promise<number> {
 
 export async function runInvoices(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   return runSubcommand(io, 'invoices', args, USAGE, {
-    list: (rest) => list(rest, io, open),
-    show: (rest) => show(rest, io, open),
-    retry: (rest) => retry(rest, io, open),
+    list: (rest, safe) => list(rest, safe, open),
+    show: (rest, safe) => show(rest, safe, open),
+    retry: (rest, safe) => retry(rest, safe, open),
+    resend: (rest, safe) => resend(rest, safe, open),
+    correct: (rest, safe) => correctInvoice(rest, safe, open),
+    reinvoice: (rest, safe) => reinvoiceInvoice(rest, safe, open),
   });
 }
 
@@ -71,17 +84,14 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
   const usage = 'invoices list [--shop <domain>] [--status <status>] [--limit <n>] [--json]';
   const { values, flags } = parseCommandArgs(args, { values: ['shop', 'status', 'limit'], flags: ['json'] }, usage);
   const shop = optionalShop(values);
-  const status = values['status'];
-  if (status !== undefined && !(INVOICE_STATUSES as readonly string[]).includes(status)) {
-    throw new CliInputError(`--status must be one of ${INVOICE_STATUSES.join(', ')}`);
-  }
+  const status = optionalStatus(values, DOCUMENT_STATUSES);
   const limit = values['limit'] === undefined ? 50 : Number(values['limit']);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliInputError('--limit must be a whole number from 1 to 10000');
 
   return withContext(open, io, async (ctx) => {
     const { rows } = await listDocuments(ctx.database.db, {
       shop,
-      status: status as (typeof DOCUMENT_STATUSES)[number] | undefined,
+      status,
       kind: undefined,
       from: undefined,
       before: undefined,
@@ -97,17 +107,18 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
       io.out('No invoices match.');
       return EXIT_OK;
     }
+    const states = await shopStates(ctx, rows);
     const table = formatTable(
-      ['ID', 'SHOP', 'ORDER', 'STATUS', 'STEP', 'NUMBER', 'TOTAL', 'CREATED', 'LAST ERROR'],
+      ['ID', 'SHOP', 'ORDER', 'STATUS', 'STEP', 'NUMBER', 'TOTAL', `CREATED (${PANAMA_LABEL.toUpperCase()})`, 'LAST ERROR'],
       rows.map((r) => [
         r.id,
         r.shop,
         r.orderName,
-        r.status,
+        statusWord({ ...r, reason: reasonFor(r, states.get(r.shop)!) }),
         r.step,
         r.fiscalNumber === null ? '-' : formatFiscalNumber(r),
         `${formatCents(r.totalCents)} ${r.currency}`,
-        r.createdAt.toISOString().slice(0, 19).replace('T', ' '),
+        panamaTime(r.createdAt),
         oneLine(lastError(r), 60),
       ]),
     );
@@ -123,18 +134,25 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
-    const pdf = await pdfInfo(ctx.database.db, id);
+    const [pdf, calls, states] = await Promise.all([
+      pdfInfo(ctx.database.db, id),
+      documentCalls(ctx.database.db, id),
+      shopStates(ctx, [row]),
+    ]);
+    const times = {
+      nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
+      authorizedAt: row.authorizedAt,
+      writtenBackAt: row.writtenBackAt,
+    };
     const detail = {
       ...summary(row),
       documentType: row.documentType,
       attempts: row.attempts,
-      nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
+      ...Object.fromEntries(Object.entries(times).map(([k, t]) => [k, t?.toISOString() ?? null])),
       environment: row.environment,
       qr: row.qr,
       protocol: row.protocol,
       receptionDateDgi: row.receptionDateDgi,
-      authorizedAt: row.authorizedAt?.toISOString() ?? null,
-      writtenBackAt: row.writtenBackAt?.toISOString() ?? null,
       // The link's token is a credential (whoever has it reads the invoice): shown only on the order itself.
       pdf: pdf ? { stored: true, ...pdf } : { stored: false },
       lastErrorKind: row.lastErrorKind,
@@ -143,30 +161,58 @@ async function show(args: readonly string[], io: CliIo, open: OpenContext): Prom
       notice: row.notice,
       snapshotRedacted: row.snapshotRedacted,
       documentTotals: (row.document as GatewayDocument | null)?.totalsSubTotals ?? null,
+      gatewayCalls: calls.map((c) => ({
+        operation: c.operation,
+        outcome: c.outcome,
+        code: c.code,
+        durationMs: c.durationMs,
+        at: c.createdAt.toISOString(),
+      })),
     };
     if (flags.has('json')) {
       io.out(JSON.stringify(detail, null, 2));
       return EXIT_OK;
     }
-    for (const [key, value] of Object.entries(detail)) {
+    // For people: the page's status word and Panama times; the rest as stored, one line each.
+    const shown: Record<string, unknown> = {
+      ...detail,
+      status: `${statusWord({ ...row, reason: reasonFor(row, states.get(row.shop)!) })} (${row.status})`,
+      createdAt: labelled(row.createdAt),
+      ...Object.fromEntries(Object.entries(times).map(([k, t]) => [k, t && labelled(t)])),
+      gatewayCalls: undefined,
+    };
+    for (const [key, value] of Object.entries(shown)) {
       if (value === null || value === undefined) continue;
-      io.out(`${`${key}:`.padEnd(19)}${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+      io.out(`${`${key}:`.padEnd(19)}${terminalText(typeof value === 'object' ? JSON.stringify(value) : String(value))}`);
+    }
+    if (calls.length === 0) io.out('gatewayCalls:      none');
+    else {
+      io.out('gatewayCalls:');
+      const table = formatTable(
+        [`TIME (${PANAMA_LABEL.toUpperCase()})`, 'OPERATION', 'OUTCOME', 'CODE', 'DURATION', 'MESSAGE'],
+        calls.map((c) => [panamaTime(c.createdAt), c.operation, c.outcome, c.code ?? '-', `${c.durationMs} ms`, oneLine(c.message, 60)]),
+      );
+      for (const line of table) io.out(`  ${line}`);
     }
     return EXIT_OK;
   });
 }
 
 async function retry(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const usage = 'invoices retry <invoice id> | invoices retry --failed [--shop <domain>]';
-  const { positionals, flags, values } = parseCommandArgs(args, { flags: ['failed'], values: ['shop'], positionals: 1 }, usage);
+  const usage = 'invoices retry <invoice id> | invoices retry --failed [--status failed|needs_attention] [--shop <domain>]';
+  const { positionals, flags, values } = parseCommandArgs(args, { flags: ['failed'], values: ['shop', 'status'], positionals: 1 }, usage);
   const shop = optionalShop(values);
   if (flags.has('failed') === positionals.length > 0) throw new CliInputError(`give an invoice id or --failed, not both (${usage})`);
-  if (!flags.has('failed') && shop) throw new CliInputError('--shop goes with --failed');
+  if (!flags.has('failed') && (shop || values['status'] !== undefined)) throw new CliInputError('--shop and --status go with --failed');
 
   if (flags.has('failed')) {
+    // Like the page's button: failed and needing attention, unless --status names one of them.
+    const status = optionalStatus(values, RETRYABLE_STATUSES);
+    const statuses: RetryableStatus[] = status ? [status] : ['failed', 'needs_attention'];
     return withContext(open, io, async (ctx) => {
-      const count = await retryDocuments(ctx.database.db, { statuses: ['failed'], ...(shop ? { shop } : {}) });
-      io.out(`${count} failed invoice${count === 1 ? '' : 's'} back in the queue${shop ? ` for ${shop}` : ''}.`);
+      const count = await retryDocuments(ctx.database.db, { statuses, ...(shop ? { shop } : {}) });
+      const what = statuses.map((s) => STATUS_WORDS[s].toLowerCase()).join(' or ');
+      io.out(`${count} invoice${count === 1 ? '' : 's'} (${what}) back in the queue${shop ? ` for ${shop}` : ''}.`);
       return EXIT_OK;
     });
   }
@@ -176,7 +222,9 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
     if (!RETRYABLE.includes(row.status)) {
-      throw new CliFailure(`invoice ${id} is ${row.status}: only failed or needs_attention invoices can be retried`);
+      throw new CliFailure(
+        `invoice ${id} is ${statusWord({ ...row, reason: null })}: only failed or needs-attention invoices can be retried`,
+      );
     }
     await retryDocuments(ctx.database.db, { ids: [id] });
     io.out(`Invoice ${id} (${row.shop} ${row.orderName}) is back in the queue.`);
@@ -187,6 +235,51 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
       io.err(`warning: ${row.shop} is paused (${render(shopRow.pausedReason, 'en')}); save its settings to resume.`);
     return EXIT_OK;
   });
+}
+
+async function resend(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
+  const usage = 'invoices resend <invoice id>';
+  const { positionals } = parseCommandArgs(args, { positionals: 1 }, usage);
+  const id = invoiceId(positionals, usage);
+  return withContext(open, io, async (ctx) => {
+    const row = await findDocument(ctx.database.db, id);
+    if (!row) throw new CliFailure(`no invoice ${id}`);
+    // The demo's app sends through its own mail catcher; otherwise the app needs SMTP, as configured here.
+    const outcome = await resendDocument(ctx.database.db, row, ctx.config.mail !== undefined || ctx.config.demo);
+    if (!outcome.ok) throw new CliFailure(`invoice ${id} cannot be e-mailed: ${outcome.error}`);
+    io.out(
+      outcome.queued
+        ? `The e-mail of invoice ${id} (${row.shop} ${row.orderName}) to ${outcome.email.recipient} is queued; the running app sends it.`
+        : `An e-mail of invoice ${id} to ${outcome.email.recipient} is already waiting to be sent; nothing more queued.`,
+    );
+    return EXIT_OK;
+  });
+}
+
+/** `--status` as a stored status among `allowed` (the word or the value); undefined when not given. */
+function optionalStatus<S extends string>(values: Record<string, string>, allowed: readonly S[]): S | undefined {
+  if (values['status'] === undefined) return undefined;
+  const status = statusFromWord(values['status']);
+  const found = allowed.find((s) => s === status);
+  if (found === undefined) {
+    const words = allowed.map((s) => (Object.hasOwn(STATUS_WORDS, s) ? `${STATUS_WORDS[s as keyof typeof STATUS_WORDS]} (${s})` : s));
+    throw new CliInputError(`--status must be one of ${words.join(', ')}`);
+  }
+  return found;
+}
+
+/** The state of each shop of the rows: a pending invoice of a paused or disabled shop is on hold. */
+async function shopStates(ctx: CliContext, rows: readonly { shop: string }[]): Promise<Map<string, ShopState>> {
+  const states = new Map<string, ShopState>();
+  for (const shop of new Set(rows.map((r) => r.shop))) {
+    const found = await ctx.shops.get(shop);
+    states.set(shop, { enabled: found?.enabled ?? false, pausedReason: found?.pausedReason ?? null });
+  }
+  return states;
+}
+
+function labelled(date: Date): string {
+  return `${panamaTime(date)} (${PANAMA_LABEL})`;
 }
 
 /** The last error in English (the CLI's language), from the message catalogue. */

@@ -14,7 +14,10 @@ import { numberDocument } from '../../mappers/document-numbering.ts';
 import { type OrderTransaction, orderToDraft, parseOrderTransactions } from '../../mappers/order-to-document.ts';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { shopSettingsSchema } from '../shops/shop-settings.ts';
-import { CliInputError, readJsonFile } from './cli-context.ts';
+import { CliInputError, processIo, readJsonFile, terminalIo } from './cli-context.ts';
+
+/** The order file's texts reach the terminal only as visible characters. */
+const io = terminalIo(processIo);
 
 export const USAGE = 'usage: npm run cli -- preview <order.json> [--settings <file>] [--transactions <file>]';
 
@@ -43,11 +46,11 @@ export async function run(args: string[]): Promise<number> {
     if (!result.ok) return printProblems(result.problems);
     // As the pipeline would number it: the shop's branch and billing point, number 1, now.
     const numbering = { branchCode: settings.branchCode, billingPoint: settings.billingPoint, fiscalNumber: 1 };
-    process.stdout.write(`${JSON.stringify(numberDocument(result.draft, numbering, new Date()), null, 2)}\n`);
+    io.out(JSON.stringify(numberDocument(result.draft, numbering, new Date()), null, 2));
     return 0;
   } catch (error) {
     if (!(error instanceof CliInputError)) throw error;
-    console.error(`preview: ${error.message}`);
+    io.err(`preview: ${error.message}`);
     return 2;
   }
 }
@@ -111,7 +114,7 @@ function readTransactions(
 }
 
 function printProblems(problems: MappingProblem[]): number {
-  console.error(`The order cannot be invoiced (${problems.length} problem${problems.length === 1 ? '' : 's'}):`);
-  for (const p of problems) console.error(`- ${p.code}${p.path ? ` [${p.path}]` : ''}: ${render(message(p.code, p.params), 'en')}`);
+  io.err(`The order cannot be invoiced (${problems.length} problem${problems.length === 1 ? '' : 's'}):`);
+  for (const p of problems) io.err(`- ${p.code}${p.path ? ` [${p.path}]` : ''}: ${render(message(p.code, p.params), 'en')}`);
   return 1;
 }

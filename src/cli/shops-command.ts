@@ -44,9 +44,9 @@ export async function run(args: string[]): Promise<number> {
 
 export async function runShops(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   return runSubcommand(io, 'shops', args, USAGE, {
-    add: (rest) => add(rest, io, open),
-    configure: (rest) => configure(rest, io, open),
-    list: (rest) => list(rest, io, open),
+    add: (rest, safe) => add(rest, safe, open),
+    configure: (rest, safe) => configure(rest, safe, open),
+    list: (rest, safe) => list(rest, safe, open),
   });
 }
 

@@ -23,7 +23,7 @@ const envSchema = z.object({
   SHOPIFY_API_KEY: z.string().min(1).optional(),
   SHOPIFY_API_SECRET: z.string().min(1).optional(),
   SHOPIFY_APP_URL: httpUrl.optional(),
-  SHOPIFY_SCOPES: z.string().min(1).default('read_orders,write_orders'),
+  SHOPIFY_SCOPES: z.string().min(1).default('read_orders,write_orders,read_customers'),
   SHOPIFY_ADMIN_API_ORIGIN: httpUrl.optional(),
 
   GATEWAY_BASE_URL: httpUrl.optional(),
@@ -38,6 +38,7 @@ const envSchema = z.object({
     .optional(),
 
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt.default(2 * 1024 * 1024),
+  BODY_BYTES_IN_FLIGHT: positiveInt.default(8 * 1024 * 1024),
   WORKER_ENABLED: boolish.default(true),
   WORKER_CONCURRENCY: positiveInt.default(16),
   WORKER_SHOP_CONCURRENCY: positiveInt.default(8),
@@ -49,7 +50,26 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
   RECONCILE_WINDOW_HOURS: positiveInt.default(48),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+
+  SMTP_URL: z
+    .string()
+    .refine(isSmtpUrl, 'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587')
+    .optional(),
+  MAIL_FROM: z.email({ error: 'must be an e-mail address, e.g. facturas@example.com' }).optional(),
+  MAIL_MAX_ATTEMPTS: positiveInt.default(10),
+  MAIL_RETRY_BASE_MS: positiveInt.default(60_000),
+  MAIL_RETRY_MAX_MS: positiveInt.default(3_600_000),
 });
+
+/** Checked without ever putting the value (it may hold a password) in a message. */
+function isSmtpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 type Env = z.infer<typeof envSchema>;
 
@@ -85,6 +105,8 @@ export interface AppConfig {
   gatewayTimeoutMs: number;
   encryptionKey: Buffer | undefined;
   webhookBodyLimitBytes: number;
+  /** Bytes of request bodies read or handled at once; beyond, 503 with Retry-After. */
+  bodyBytesInFlight: number;
   worker: {
     enabled: boolean;
     concurrency: number;
@@ -100,6 +122,18 @@ export interface AppConfig {
   reconcile: { intervalMinutes: number; windowHours: number };
   /** Who may read /metrics: anyone (development), holders of the bearer token, or nobody (production without one). */
   metrics: MetricsAccess;
+  /** E-mail to buyers (SMTP_URL and MAIL_FROM); undefined: no delivery for any shop. */
+  mail: MailSettings | undefined;
+}
+
+export interface MailSettings {
+  /** smtp:// or smtps://, user and password included: a secret, never logged or shown. */
+  smtpUrl: string;
+  /** The sender's address; the From name is the shop's. */
+  from: string;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
 }
 
 export type MetricsAccess = { kind: 'open' } | { kind: 'token'; token: string } | { kind: 'off' };
@@ -137,6 +171,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // A claimed invoice must outlive its slowest gateway call, or a second worker could take it over mid-call.
   if (env.WORKER_LEASE_MS < 2 * env.GATEWAY_TIMEOUT_MS) {
     problems.push(`WORKER_LEASE_MS: must be at least twice GATEWAY_TIMEOUT_MS (${2 * env.GATEWAY_TIMEOUT_MS})`);
+  }
+  if ((env.SMTP_URL === undefined) !== (env.MAIL_FROM === undefined)) {
+    problems.push(env.SMTP_URL === undefined ? 'SMTP_URL: required with MAIL_FROM' : 'MAIL_FROM: required with SMTP_URL');
+  }
+  if (env.BODY_BYTES_IN_FLIGHT < env.WEBHOOK_BODY_LIMIT_BYTES) {
+    problems.push(
+      `BODY_BYTES_IN_FLIGHT: must be at least WEBHOOK_BODY_LIMIT_BYTES (${env.WEBHOOK_BODY_LIMIT_BYTES}), or the largest webhook could never be read`,
+    );
   }
   if (env.NODE_ENV === 'production') {
     if (demo) problems.push('NODE_ENV=production needs the Shopify and gateway settings (the demo never runs in production)');
@@ -177,6 +219,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     encryptionKey: key === undefined ? undefined : Buffer.from(key, key.length === 64 ? 'hex' : 'base64'),
     webhookBodyLimitBytes: env.WEBHOOK_BODY_LIMIT_BYTES,
+    bodyBytesInFlight: env.BODY_BYTES_IN_FLIGHT,
     worker: {
       enabled: env.WORKER_ENABLED,
       concurrency: env.WORKER_CONCURRENCY,
@@ -196,6 +239,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : env.NODE_ENV === 'production'
           ? { kind: 'off' }
           : { kind: 'open' },
+    mail:
+      env.SMTP_URL !== undefined && env.MAIL_FROM !== undefined
+        ? {
+            smtpUrl: env.SMTP_URL,
+            from: env.MAIL_FROM,
+            maxAttempts: env.MAIL_MAX_ATTEMPTS,
+            retryBaseMs: env.MAIL_RETRY_BASE_MS,
+            retryMaxMs: env.MAIL_RETRY_MAX_MS,
+          }
+        : undefined,
   };
 }
 

@@ -7,9 +7,11 @@ import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files.ts';
+import { PrivateNodeFS } from './private-node-fs.ts';
 import { schema } from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -22,9 +24,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** The rows of `db.execute`: postgres.js returns them as the result itself, PGlite as `{ rows }`. */
+/** The rows of `db.execute` (node-postgres and PGlite both answer `{ rows }`). */
 export function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+  return (result as { rows: T[] }).rows;
 }
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
@@ -33,25 +35,28 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | undefined } // undefined: in memory (tests)
   | { kind: 'postgres'; url: string; maxConnections?: number };
 
+/** What a lost PostgreSQL connection is reported to (the app logs it); by default nothing. */
+export type ConnectionErrorListener = (error: Error) => void;
+
 const TEXT_OID = 25;
 
 /**
  * Long text parameters (order snapshots) go to PGlite as UTF-8 bytes, in binary format, which for text is
- * the same bytes: as a string, PGlite measured its UTF-8 length in a JavaScript loop, a third of the cost
- * of storing an 8 KB snapshot.
+ * the same bytes: as a string, PGlite would measure its UTF-8 length in a JavaScript loop, a large share of
+ * the cost of storing a snapshot (bench/RESULTS.md).
  */
 function textParameter(value: unknown): string {
   if (typeof value === 'string') return (value.length >= 1024 ? Buffer.from(value, 'utf8') : value) as string;
   return value instanceof Date ? value.toISOString() : String(value);
 }
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, onConnectionError: ConnectionErrorListener = () => {}): Promise<Database> {
   if (target.kind === 'pglite') {
     const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
     try {
       // relaxedDurability: PGlite does not fsync; it survives a killed process, not a power cut (see README).
       const client = await PGlite.create({
-        ...(target.dataDir ? { dataDir: target.dataDir, relaxedDurability: true } : {}),
+        ...(target.dataDir ? { fs: new PrivateNodeFS(target.dataDir), relaxedDurability: true } : {}),
         serializers: { [TEXT_OID]: textParameter },
       });
       const db = drizzlePglite({ client, schema }) as unknown as Db;
@@ -71,17 +76,33 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   }
 
   // Several processes may start at once: apply migrations under an advisory lock on one connection.
-  const migrator = postgres(target.url, { max: 1, onnotice: () => {} });
+  const migrator = new pg.Client({ connectionString: target.url });
+  migrator.on('error', onConnectionError);
+  await migrator.connect();
   try {
-    await migrator`select pg_advisory_lock(727274)`;
+    await migrator.query('select pg_advisory_lock(727274)');
     await migratePostgres(drizzlePostgres({ client: migrator }), { migrationsFolder: MIGRATIONS_DIR });
-    await migrator`select pg_advisory_unlock(727274)`;
+    await migrator.query('select pg_advisory_unlock(727274)');
   } finally {
     await migrator.end();
   }
-  const client = postgres(target.url, { max: target.maxConnections ?? 10, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema }) as unknown as Db;
-  return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+  const pool = connectionPool(target.url, target.maxConnections ?? 10, onConnectionError);
+  const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
+  return { db, kind: 'postgres', close: () => pool.end() };
+}
+
+/**
+ * A pool whose lost connections are reported, never thrown. A backend that ends (a restart,
+ * pg_terminate_backend, a network cut) fails the queries it had; the client then emits `error`, which
+ * without a listener would end the process: the pool listens only while a client is idle, so every
+ * client gets a listener of its own for its whole life (a transaction holds one between statements).
+ * A failed client is not returned to the pool; the next query opens a new connection.
+ */
+function connectionPool(url: string, max: number, onError: ConnectionErrorListener): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 30_000 });
+  pool.on('connect', (client) => client.on('error', onError));
+  pool.on('error', () => {}); // the client's own listener has reported it
+  return pool;
 }
 
 /**
@@ -89,11 +110,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
  * owner's pid, taken over when that process is gone (e.g. killed).
  */
 function lockDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
   const lockFile = `${dataDir.replace(/\/+$/, '')}.lock`;
+  privateDirectory(path.dirname(lockFile));
+  privateDirectory(dataDir);
   for (;;) {
     try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

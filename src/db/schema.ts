@@ -16,7 +16,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { EMAIL_REASONS, EMAIL_STATUSES } from '../delivery/email-state.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS, TAX_ID_SOURCES } from '../documents/document-state.ts';
+import { LANGUAGES } from '../messages/message.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -25,7 +27,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 
 /**
  * JSON kept as the text it arrived as: the order snapshot. Intake has parsed it already, so the database
- * need not parse it again (as jsonb it did: a third of its CPU per stored delivery); JSON
+ * need not parse it again (as jsonb it did, a large share of its CPU per delivery: bench/RESULTS.md); JSON
  * operators still work through a cast (`order_snapshot::json`).
  */
 const jsonText = customType<{ data: unknown; driverData: string }>({
@@ -204,6 +206,46 @@ export const documentPdfs = pgTable('document_pdfs', {
   createdAt: tstz('created_at').notNull().defaultNow(),
 });
 
+/**
+ * The buyer e-mail outbox: one row per e-mail to send, claimed by the e-mail runner with a lease. At most one
+ * 'authorized' e-mail per document (queued with the document's completion); resends add rows.
+ */
+export const documentEmails = pgTable(
+  'document_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    shop: text('shop').notNull(),
+    recipient: text('recipient').notNull(),
+    language: text('language', { enum: LANGUAGES }).notNull(),
+    reason: text('reason', { enum: EMAIL_REASONS }).notNull(),
+    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: tstz('lease_until'),
+    sentAt: tstz('sent_at'),
+    /** The Message-ID header, chosen before the first attempt so a repeated send carries the same one. */
+    messageId: text('message_id'),
+    /** Why the last attempt failed, as a catalogue message { key, params }. */
+    lastError: jsonb('last_error'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('document_emails_authorized_uq')
+      .on(t.documentId)
+      .where(sql`${t.reason} = 'authorized'`),
+    index('document_emails_document_idx').on(t.documentId, t.createdAt),
+    index('document_emails_due_idx').on(t.status, t.nextAttemptAt),
+    check('document_emails_status_ck', oneOf('status', EMAIL_STATUSES)),
+    check('document_emails_reason_ck', oneOf('reason', EMAIL_REASONS)),
+    check('document_emails_language_ck', oneOf('language', LANGUAGES)),
+  ],
+);
+
 /** Next fiscal number per shop, branch, billing point and document type. Reserved under a row lock. */
 export const fiscalSequences = pgTable(
   'fiscal_sequences',
@@ -303,6 +345,7 @@ export const schema = {
   documents,
   documentCounts,
   documentPdfs,
+  documentEmails,
   fiscalSequences,
   fiscalSkips,
   webhookDeliveries,

@@ -1,13 +1,16 @@
 // `npm run demo`: plays the store. Sends a handful of realistic paid orders through the running demo
-// (`npm start`) and prints, for each, the fiscal number, CUFE, QR address and PDF link written on the order.
+// (`npm start`) and prints, for each, the fiscal number, CUFE, QR address and PDF link written on the order, and
+// the file of the e-mail its buyer received (the demo's mail catcher keeps each one).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { type DemoInfo, demoInfoFile } from './demo-setup.ts';
+import type { MailIndexEntry } from './mail-catcher.ts';
 
 const ORDERS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'orders');
 const WAIT_MS = 30_000;
+const MAIL_WAIT_MS = 10_000;
 
 interface Metafield {
   key: string;
@@ -82,11 +85,26 @@ async function main(): Promise<number> {
         `  CUFE           ${fields.cufe}`,
         `  QR address     ${fields.qr_url}`,
         `  PDF            ${fields.pdf_url}`,
+        `  e-mail         ${await emailLine(info, fields.fiscal_number ?? '')}`,
         '',
       ].join('\n'),
     );
   }
   return failures === 0 ? 0 : 1;
+}
+
+/** The caught e-mail of the document with this fiscal number: its file and recipient. */
+async function emailLine(info: DemoInfo, fiscalNumber: string): Promise<string> {
+  if (!info.mailDir) return 'sent through the configured SMTP server';
+  const indexFile = path.join(info.mailDir, 'index.json');
+  const deadline = Date.now() + MAIL_WAIT_MS;
+  while (Date.now() < deadline) {
+    const index = fs.existsSync(indexFile) ? (JSON.parse(fs.readFileSync(indexFile, 'utf8')) as MailIndexEntry[]) : [];
+    const found = index.find((m) => fiscalNumber !== '' && m.subject.includes(fiscalNumber));
+    if (found) return `${path.relative(process.cwd(), found.file)}   (to ${found.to.join(', ')}: "${found.subject}")`;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return `none within ${MAIL_WAIT_MS / 1000} s — see the invoice in ${info.appUrl}/admin`;
 }
 
 async function waitForMetafields(info: DemoInfo, gid: string): Promise<Record<string, string> | undefined> {

@@ -6,12 +6,16 @@ import { Session } from '@shopify/shopify-api';
 import { type AppParts, startApp } from '../app.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { Logger } from '../logger.ts';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from '../sandbox/sandbox-gateway.ts';
 import { startSandboxServer } from '../sandbox/sandbox-server.ts';
 import { startStoreSimulator } from '../shopify/store-simulator/store-simulator.ts';
 import { resolveEncryptionKey } from '../shops/encryption-key.ts';
+import { startMailCatcher } from './mail-catcher.ts';
 
 export const DEMO_SHOP = 'tienda-demo-pa.myshopify.com';
+const DEMO_SHOP_NAME = 'Tienda Demo PA';
+const DEMO_MAIL_FROM = 'facturas@tienda-demo-pa.example';
 const DEMO_API_KEY = 'demo-api-key';
 // Not a secret: it only signs webhooks between the demo's own simulator and app.
 const DEMO_API_SECRET = 'demo-api-secret-not-for-production';
@@ -23,15 +27,23 @@ export interface DemoInfo {
   sandboxUrl: string;
   shop: string;
   webhookAddress: string;
+  /** Where the mail catcher keeps each e-mail (.eml files and index.json); absent with real SMTP. */
+  mailDir?: string;
 }
 
 export function demoInfoFile(dataDir: string): string {
   return path.join(dataDir, 'demo.json');
 }
 
+export function demoMailDir(dataDir: string): string {
+  return path.join(dataDir, 'demo-mail');
+}
+
 export async function startDemo(config: AppConfig, logger: Logger): Promise<AppParts> {
   const sandbox = await startSandboxServer({});
   const simulator = await startStoreSimulator({ apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET, controlApi: true });
+  // Buyers' e-mails go to a catcher on loopback, unless SMTP is configured.
+  const catcher = config.mail ? undefined : await startMailCatcher({ dir: demoMailDir(config.dataDir) });
   const appUrl = `http://localhost:${config.port}`;
   const app = await startApp({
     config,
@@ -45,10 +57,17 @@ export async function startDemo(config: AppConfig, logger: Logger): Promise<AppP
       adminApiOrigin: simulator.origin,
     },
     gateway: { baseUrl: sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: config.gatewayTimeoutMs },
+    mail: config.mail ?? {
+      smtpUrl: catcher!.url,
+      from: DEMO_MAIL_FROM,
+      maxAttempts: 10,
+      retryBaseMs: 1_000,
+      retryMaxMs: 60_000,
+    },
   });
 
   // The demo shop, installed as a custom app would be: a static Admin API token, settings, enabled.
-  const { accessToken } = simulator.addShop(DEMO_SHOP);
+  const { accessToken } = simulator.addShop(DEMO_SHOP, { name: DEMO_SHOP_NAME });
   await app.sessions.storeSession(
     new Session({
       id: app.shopify.session.getOfflineId(DEMO_SHOP),
@@ -74,9 +93,10 @@ export async function startDemo(config: AppConfig, logger: Logger): Promise<AppP
     sandboxUrl: sandbox.url,
     shop: DEMO_SHOP,
     webhookAddress: `${app.url}/webhooks/orders/paid`,
+    ...(catcher ? { mailDir: demoMailDir(config.dataDir) } : {}),
   };
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  fs.writeFileSync(demoInfoFile(config.dataDir), JSON.stringify(info, null, 2));
+  privateDirectory(config.dataDir);
+  fs.writeFileSync(demoInfoFile(config.dataDir), JSON.stringify(info, null, 2), { mode: PRIVATE_FILE_MODE });
 
   console.log(
     [
@@ -85,10 +105,13 @@ export async function startDemo(config: AppConfig, logger: Logger): Promise<AppP
       `  App:               ${appUrl}   (admin page: ${appUrl}/admin)`,
       `  Sandbox gateway:   ${sandbox.url}   (environment: pruebas)`,
       `  Store simulator:   ${simulator.origin}   (demo shop ${DEMO_SHOP})`,
+      catcher
+        ? `  Mail catcher:      ${catcher.url}   (buyers' e-mails, each saved in ${demoMailDir(config.dataDir)})`
+        : '  E-mail:            through the configured SMTP server',
       `  Database:          ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${path.join(config.dataDir, 'pglite')}`}`,
       '',
       'Next: in another terminal run `npm run demo` to send a few paid orders through it;',
-      'each one prints its fiscal number, CUFE, QR address and PDF link. Ctrl+C stops the demo.',
+      'each one prints its fiscal number, CUFE, QR address, PDF link and the e-mail the buyer got. Ctrl+C stops the demo.',
       '',
     ].join('\n'),
   );
@@ -99,6 +122,7 @@ export async function startDemo(config: AppConfig, logger: Logger): Promise<AppP
       await app.close();
       await simulator.close();
       await sandbox.close();
+      await catcher?.close();
     },
   };
 }

@@ -6,12 +6,13 @@ import type { Logger } from '../logger.ts';
 import { render } from '../messages/catalogue.ts';
 import { message } from '../messages/message.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
-import type { DocumentStep } from './document-state.ts';
+import { type DocumentStep, canMove } from './document-state.ts';
 import type { Transition } from './issuing-ports.ts';
 import type { RunnerOptions } from './document-runner.ts';
 import {
   type DocumentPatch,
   type DocumentRow,
+  type EmailToQueue,
   type GatewayCallLog,
   discardLeased,
   finishLeased,
@@ -33,6 +34,14 @@ export interface ApplyContext {
   shops: Pick<ShopRepository, 'pause'>;
   /** Gateway calls made for the document and not yet logged; logged with the statement that ends the claim. */
   calls: GatewayCallRecord[];
+  /** The buyer's e-mail of a completing document (DESIGN §10); absent: none. */
+  buyerEmail?: CompletionEmail;
+}
+
+/** What to queue, if anything, when a document completes, and a nudge once it is queued. */
+export interface CompletionEmail {
+  emailFor(doc: DocumentRow): Promise<EmailToQueue | undefined>;
+  queued(): void;
 }
 
 export async function applyTransition(
@@ -43,7 +52,11 @@ export async function applyTransition(
 ): Promise<DocumentRow | undefined> {
   const { db, owner } = ctx;
   const { leaseMs } = ctx.options;
-  const finish = (patch: DocumentPatch) => finishLeased(db, doc.id, owner, patch, takeCalls(ctx, doc));
+  const finish = (patch: DocumentPatch, email?: EmailToQueue) => {
+    // The declared moves (document-state.ts) are the only ones made; another would be a bug, not a merchant's problem.
+    if (patch.status !== undefined && !canMove(doc.status, patch.status)) throw new Error(`no move from ${doc.status} to ${patch.status}`);
+    return finishLeased(db, doc.id, owner, patch, takeCalls(ctx, doc), email);
+  };
   switch (t.kind) {
     case 'advance': {
       const patch = { ...t.patch, ...stepDone(t.to) };
@@ -75,7 +88,12 @@ export async function applyTransition(
         // Operators follow these lines (README "Operations"): one per completed document.
         doc.kind === 'invoice' ? 'invoice completed' : 'credit note completed',
       );
-      if (await finish({ ...t.patch, ...stepDone('done'), status: 'completed' })) onFinished?.(finished);
+      // Queued by the statement that completes the document: never completed without it, never twice.
+      const email = await ctx.buyerEmail?.emailFor(finished);
+      if (await finish({ ...t.patch, ...stepDone('done'), status: 'completed' }, email)) {
+        onFinished?.(finished);
+        if (email) ctx.buyerEmail?.queued();
+      }
       return undefined;
     }
     case 'retry': {
@@ -141,7 +159,7 @@ export async function applyTransition(
     case 'discard':
       ctx.logger.warn({ documentId: doc.id, shop: doc.shop, orderGid: doc.orderGid, reason: t.reason }, 'document discarded');
       await recordGatewayCalls(db, takeCalls(ctx, doc));
-      await discardLeased(db, doc.id, owner);
+      await discardLeased(db, doc, owner);
       return undefined;
     case 'lost':
       await recordGatewayCalls(db, takeCalls(ctx, doc));

@@ -13,8 +13,10 @@ import type { IssuingDeps, ShopifyOrders } from './issuing-ports.ts';
 import { applyTransition } from './apply-transition.ts';
 import {
   type DocumentRow,
+  type EmailToQueue,
   claimDue,
   currentInvoice,
+  findDocument,
   notesAgainst,
   orderWasRefused,
   pdfTokenFor,
@@ -22,6 +24,7 @@ import {
   reserveFiscalNumber,
   updateLeased,
   completedNotes,
+  saveNoteIfCreditedUnchanged,
 } from './store/index.ts';
 
 export type RunnerOptions = Omit<AppConfig['worker'], 'enabled'>;
@@ -40,6 +43,11 @@ export interface RunnerDeps {
   random?: () => number;
   /** A document was authorized or finished (metrics, time to invoice). */
   onFinished?: (doc: DocumentRow) => void;
+  /** The buyer's e-mail of a completing document, by the shop's settings as of the claim (src/delivery/). */
+  buyerEmail?: {
+    emailFor(doc: DocumentRow, shop: Shop): Promise<EmailToQueue | undefined>;
+    queued(): void;
+  };
 }
 
 /** How many numbers one claim may skip in a row before it waits (numbers used outside the app). */
@@ -168,6 +176,7 @@ export class DocumentRunner {
       logger: this.d.logger,
       shops: this.d.shops,
       calls,
+      ...(this.d.buyerEmail ? { buyerEmail: completionEmail(this.d.buyerEmail, shop) } : {}),
     };
     let doc: DocumentRow | undefined = claimed;
     let skips = 0;
@@ -195,8 +204,11 @@ export class DocumentRunner {
     return {
       store: {
         update: (doc, patch) => updateLeased(db, doc, owner, leaseMs, patch),
+        markSending: (doc, patch, credited) =>
+          credited ? saveNoteIfCreditedUnchanged(db, doc, owner, leaseMs, patch, credited) : updateLeased(db, doc, owner, leaseMs, patch),
         reserveNumber: (doc, numbering) => reserveFiscalNumber(db, doc, owner, leaseMs, numbering),
         pdfToken: (id) => pdfTokenFor(db, id),
+        documentById: (id) => findDocument(db, id),
         currentInvoice: (shop, orderGid) => currentInvoice(db, shop, orderGid),
         notesAgainst: (invoiceId, except) => notesAgainst(db, invoiceId, except),
         orderWasRefused: (shop, orderGid) => orderWasRefused(db, shop, orderGid),
@@ -217,6 +229,10 @@ export class DocumentRunner {
       appUrl: this.d.appUrl,
     };
   }
+}
+
+function completionEmail(hook: NonNullable<RunnerDeps['buyerEmail']>, shop: Shop) {
+  return { emailFor: (doc: DocumentRow) => hook.emailFor(doc, shop), queued: () => hook.queued() };
 }
 
 function tooManySkips() {

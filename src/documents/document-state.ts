@@ -51,11 +51,6 @@ export const ERROR_KINDS = [
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
-/** Kinds the worker retries on its own, with backoff, up to the attempt limit. */
-export function isRetryableError(kind: ErrorKind): boolean {
-  return kind === 'unavailable' || kind === 'indeterminate';
-}
-
 /** Where each status may go. The store's statements only make these moves. */
 export const STATUS_MOVES = {
   pending: ['pending', 'waiting', 'needs_attention', 'failed', 'completed', 'skipped'],
@@ -70,6 +65,5 @@ export function canMove(from: DocumentStatus, to: DocumentStatus): boolean {
   return (STATUS_MOVES[from] as readonly DocumentStatus[]).includes(to);
 }
 
-/** Where a taxpayer client's RUC came from (DESIGN §10), first found wins. */
-export const TAX_ID_SOURCES = ['correction', 'b2b_company', 'customer_metafield', 'cart_attributes'] as const;
-export type TaxIdSource = (typeof TAX_ID_SOURCES)[number];
+/** Where a taxpayer client's RUC came from (DESIGN §10): the mapper's list. */
+export { TAX_ID_SOURCES } from '../../mappers/invoice-client.ts';

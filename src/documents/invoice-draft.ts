@@ -1,16 +1,20 @@
-// An invoice's draft: the order (re-read through the Admin API when a person asked for it), its transactions when
-// several gateways paid it, mapped by the pure mappers. Returns the draft, or what should happen instead.
+// An invoice's draft: the order (re-read through the Admin API when a person asked for it) confirmed through the
+// shop's own Admin API with where its buyer's tax id is kept, its transactions when several gateways paid it, and the
+// merchant's correction of the client, mapped by the pure mappers. Returns the draft, or what should happen instead.
+import { storedCorrection } from '../../mappers/client-correction.ts';
 import type { DocumentDraft } from '../../mappers/document-numbering.ts';
+import type { BuyerFacts, TaxIdSource } from '../../mappers/invoice-client.ts';
 import { needsTransactions, orderToDraft, parseOrderTransactions, type OrderTransaction } from '../../mappers/order-to-document.ts';
 import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
 import { message } from '../messages/message.ts';
-import type { IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
+import type { CreditedNotes, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
 import type { DocumentRow } from './store/document-rows.ts';
 
 /** The draft, or what should happen instead; either way the document as this step left it. */
 export type DraftOutcome =
-  { kind: 'draft'; doc: DocumentRow; draft: DocumentDraft } | { kind: 'stop'; doc: DocumentRow; transition: Transition };
+  | { kind: 'draft'; doc: DocumentRow; draft: DocumentDraft; taxIdSource: TaxIdSource | undefined; credited?: CreditedNotes }
+  | { kind: 'stop'; doc: DocumentRow; transition: Transition };
 
 export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<DraftOutcome> {
   let current = doc;
@@ -32,6 +36,24 @@ export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: Is
   const parsed = parseShopifyOrder(current.snapshot);
   if (!parsed.ok) return stop(mappingProblems(parsed.problems));
 
+  // The body's shop is only the header's word: the order must be this shop's, asked through the shop's own API, before
+  // anything is issued for it. The same answer says where the buyer's tax id is kept (DESIGN §10).
+  const correction = storedCorrection(current.clientOverride);
+  const metafield = correction ? null : shop.settings.mapping.customerTaxIdMetafield;
+  const confirmed = await deps.shopify.confirmOrder(current.shop, current.orderGid, {
+    company: !correction && parsed.order.company !== undefined,
+    metafield,
+  });
+  if (!confirmed.ok) return stop(adminFailure(confirmed, 'confirming the order'));
+  if (confirmed.data === null) return stop({ kind: 'discard', reason: 'the shop has no such order (a body signed for another shop?)' });
+  const buyer: BuyerFacts = {
+    ...(correction ? { correction } : {}),
+    ...(confirmed.data.company ? { company: confirmed.data.company } : {}),
+    ...(metafield && confirmed.data.customerMetafield
+      ? { customerTaxId: { value: confirmed.data.customerMetafield, path: `customer.metafields.${metafield.namespace}.${metafield.key}` } }
+      : {}),
+  };
+
   let transactions: OrderTransaction[] | undefined;
   if (needsTransactions(parsed.order)) {
     const fetched = await deps.shopify.orderTransactions(current.shop, current.orderGid);
@@ -41,7 +63,7 @@ export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: Is
     transactions = read.transactions;
   }
 
-  const mapped = orderToDraft({ order: parsed.order, settings: shop.settings.mapping, ...(transactions ? { transactions } : {}) });
+  const mapped = orderToDraft({ order: parsed.order, settings: shop.settings.mapping, buyer, ...(transactions ? { transactions } : {}) });
   if (!mapped.ok) {
     // Only gift cards or tips (left out by the settings): there is no sale to invoice.
     if (mapped.problems.every((p) => p.code === 'nothing_to_invoice')) {
@@ -49,7 +71,7 @@ export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: Is
     }
     return stop(mappingProblems(mapped.problems));
   }
-  return { kind: 'draft', doc: current, draft: mapped.draft };
+  return { kind: 'draft', doc: current, draft: mapped.draft, taxIdSource: mapped.taxIdSource };
 }
 
 /** Needs a person: the first problem is the reason shown; the document keeps them all (with their codes). */

@@ -61,23 +61,27 @@ async function sendStep(claimed: DocumentRow, shop: IssuingShop, deps: IssuingDe
   // From here on the gateway may hold a document with this number: remember that before asking, inside the gateway
   // slot, so the lease just extended covers the call however long the wait for the slot was.
   const previous = doc;
+  const patch = {
+    sendMayHaveReached: true,
+    document,
+    documentHash,
+    environment: shop.settings.environment,
+    problems: null,
+    taxIdSource: drafted.taxIdSource ?? null,
+    // A note's total is known once it is mapped (the intake only had the refund's money).
+    ...(doc.kind === 'credit_note' ? { totalCents: parseCents(document.totalsSubTotals.totalInvoice) ?? doc.totalCents } : {}),
+  };
   const sent = await deps.gateway.run(async (gateway) => {
-    const sending = await deps.store.update(doc, {
-      sendMayHaveReached: true,
-      document,
-      documentHash,
-      environment: shop.settings.environment,
-      problems: null,
-      // A note's total is known once it is mapped (the intake only had the refund's money).
-      ...(doc.kind === 'credit_note' ? { totalCents: parseCents(document.totalsSubTotals.totalInvoice) ?? doc.totalCents } : {}),
-    });
-    if (!sending) return undefined;
+    const sending = await deps.store.markSending(doc, patch, drafted.credited);
+    if (sending === undefined || sending === 'stale') return sending;
     return {
       sending,
       outcome: await gateway.sendDocument({ credentials: credentials(shop), environment: shop.settings.environment, document }),
     };
   });
   if (!sent) return { doc, next: { kind: 'lost' } };
+  // Another note of the same invoice was saved first: map again against it, in a moment.
+  if (sent === 'stale') return { doc, next: { kind: 'wait', reason: message('waiting_for_other_note'), retryInMs: 200 } };
   const { sending, outcome } = sent;
   return { doc: sending, next: await sendOutcome(sending, previous, documentHash, outcome, shop, deps) };
 }

@@ -1,10 +1,10 @@
 // What issuing a document needs from the outside, as interfaces: the runner passes the real ones, the use case's
 // tests pass fakes that `satisfies` them. Each says what it promises, not how.
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import type { Numbering } from '../../mappers/document-numbering.ts';
 import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
 import type { AdminResult } from '../shopify/admin-client.ts';
+import type { OrderBuyer } from '../shopify/order-queries.ts';
 import type { Shop } from '../shops/shop-repository.ts';
 import type { ErrorKind, DocumentStep } from './document-state.ts';
 import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
@@ -12,9 +12,16 @@ import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
 /** Lease-guarded writes on the document in hand (this worker's lease). Undefined: the lease was lost — stop. */
 export interface IssuingStore {
   update(doc: DocumentRow, patch: DocumentPatch): Promise<DocumentRow | undefined>;
+  /**
+   * Save the document about to be sent. With `credited` (a credit note), only if the notes holding a document against
+   * its invoice are still those it was mapped against: 'stale' otherwise.
+   */
+  markSending(doc: DocumentRow, patch: DocumentPatch, credited?: CreditedNotes): Promise<DocumentRow | 'stale' | undefined>;
   /** The next number of the document's sequence (branch, billing point, document type), given to it once. */
   reserveNumber(doc: DocumentRow, numbering: Pick<Numbering, 'branchCode' | 'billingPoint'>): Promise<DocumentRow | undefined>;
   pdfToken(documentId: string): Promise<string | undefined>;
+  /** A document of the same shop by id (a replacement note's invoice). */
+  documentById(id: string): Promise<DocumentRow | undefined>;
   /** The order's current invoice (not replaced by another). */
   currentInvoice(shop: string, orderGid: string): Promise<DocumentRow | undefined>;
   /** The notes against an invoice that hold a document, other than `except`. */
@@ -25,6 +32,12 @@ export interface IssuingStore {
   completedNotes(shop: string, orderGid: string): Promise<DocumentRow[]>;
 }
 
+/** The notes a credit note was mapped against: its invoice and their ids. */
+export interface CreditedNotes {
+  invoiceId: string;
+  noteIds: readonly string[];
+}
+
 /** The gateway, one call at a time within the process's gateway slots; `run` holds a slot for the whole task. */
 export interface GatewayAccess {
   run<T>(task: (gateway: GatewayClient) => Promise<T>): Promise<T>;
@@ -32,6 +45,14 @@ export interface GatewayAccess {
 
 /** The Shopify Admin API as issuing uses it. */
 export interface ShopifyOrders {
+  /** The order as this shop's API knows it, with its buyer's tax id sources; null when the shop has no such order. */
+  confirmOrder(
+    shop: string,
+    orderGid: string,
+    want: { company: boolean; metafield: { namespace: string; key: string } | null },
+  ): Promise<AdminResult<OrderBuyer | null>>;
+  /** True when the shop has this refund (a body signed for another shop names one it does not). */
+  confirmRefund(shop: string, refundGid: string): Promise<AdminResult<boolean>>;
   /** The order's transactions (needed when several gateways paid it). */
   orderTransactions(shop: string, orderGid: string): Promise<AdminResult<unknown[]>>;
   /** The order as the REST API returns it (the webhook's shape), as text and parsed; null when the shop has no such order. */
@@ -94,6 +115,3 @@ export type Transition =
   | { kind: 'discard'; reason: string }
   /** The lease was lost mid-step: another worker has the document; do nothing more. */
   | { kind: 'lost' };
-
-/** What was sent, kept with the document for the PDF and reconciliation. */
-export type SentDocument = GatewayDocument;

@@ -31,31 +31,6 @@ export interface DocumentKey {
   typeEmission: string;
 }
 
-export const downloadPdfRequestSchema = credentialsSchema.extend({
-  Branch: z.string(),
-  invoiceId: z.string(),
-  documentData: z.object({
-    codeBranchIssuing: z.string(),
-    numberDocumentFiscal: z.string(),
-    pointBillingFiscal: z.string(),
-    serialDevice: z.string(),
-    typeDocument: z.string(),
-    typeEmission: z.string(),
-  }),
-});
-export type DownloadPdfRequest = z.infer<typeof downloadPdfRequestSchema>;
-
-export const statusDocumentRequestSchema = credentialsSchema.extend({
-  documentData: z.object({
-    codeBranchIssuing: z.string(),
-    numberDocumentFiscal: z.string(),
-    pointBillingFiscal: z.string(),
-    typeDocument: z.string(),
-    typeEmission: z.string(),
-  }),
-});
-export type StatusDocumentRequest = z.infer<typeof statusDocumentRequestSchema>;
-
 export const warningSchema = z.object({
   code: z.string(),
   message: z.string(),
@@ -77,14 +52,12 @@ export const sendDocumentSuccessSchema = z.object({
   secuence: z.null().optional(),
   warnings: z.array(warningSchema),
 });
-export type SendDocumentSuccess = z.infer<typeof sendDocumentSuccessSchema>;
 
 export const errorResponseSchema = z.object({
   code: z.string(),
   result: z.literal('error'),
   message: z.string(),
 });
-export type GatewayErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export const downloadPdfResponseSchema = z.object({
   code: z.string(),

@@ -7,7 +7,7 @@ import type { MetricsAccess } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import type { DocumentRunner } from '../documents/document-runner.ts';
 import { type QueueStats, countByKindStatusStep, countDeliveries, queueStats } from '../documents/store/index.ts';
-import { type AppMetrics, PROMETHEUS_CONTENT_TYPE } from '../metrics.ts';
+import type { AppMetrics } from '../metrics.ts';
 import { sameSecret } from '../same-secret.ts';
 
 export interface HealthDeps {
@@ -88,9 +88,10 @@ export function healthRoutes(deps: HealthDeps): Router {
   });
 
   router.get('/metrics', metricsGuard(deps.metricsAccess), async (_req, res) => {
-    const text = await deps.metrics.registry.render();
+    const { registry } = deps.metrics;
+    const text = await registry.metrics();
     res.set('Cache-Control', 'no-store');
-    res.type(PROMETHEUS_CONTENT_TYPE).send(text);
+    res.type(registry.contentType).send(text);
   });
 
   return router;
@@ -114,10 +115,15 @@ function metricsGuard(access: MetricsAccess): RequestHandler {
 function registerDatabaseMetrics(deps: HealthDeps, db: <T>(q: Promise<T>) => Promise<T>, worker: () => WorkerHealth): void {
   const r = deps.metrics.registry;
 
-  r.collectedCounter('fe_webhook_deliveries_total', 'Webhook deliveries on record (all processes), by topic and outcome.', async () => {
-    const rows = await db(countDeliveries(deps.db));
-    return rows.map((row) => ({ labels: { topic: row.topic, outcome: row.outcome }, value: row.n }));
-  });
+  r.collectedCounter(
+    'fe_webhook_deliveries_total',
+    'Webhook deliveries on record (all processes), by topic and outcome.',
+    ['topic', 'outcome'],
+    async () => {
+      const rows = await db(countDeliveries(deps.db));
+      return rows.map((row) => ({ labels: { topic: row.topic, outcome: row.outcome }, value: row.n }));
+    },
+  );
 
   // One query feeds both: invoices as before (fe_invoices), every document by kind (fe_documents).
   let counting: ReturnType<typeof countByKindStatusStep> | undefined;
@@ -125,13 +131,16 @@ function registerDatabaseMetrics(deps: HealthDeps, db: <T>(q: Promise<T>) => Pro
     counting ??= db(countByKindStatusStep(deps.db)).finally(() => setImmediate(() => (counting = undefined)));
     return counting;
   };
-  r.collectedGauge('fe_invoices', 'Invoices (all processes) by status and next step.', async () =>
+  r.collectedGauge('fe_invoices', 'Invoices (all processes) by status and next step.', ['status', 'step'], async () =>
     (await counts())
       .filter((row) => row.kind === 'invoice')
       .map((row) => ({ labels: { status: row.status, step: row.step }, value: row.n })),
   );
-  r.collectedGauge('fe_documents', 'Fiscal documents (all processes) by kind (invoice, credit_note), status and next step.', async () =>
-    (await counts()).map((row) => ({ labels: { kind: row.kind, status: row.status, step: row.step }, value: row.n })),
+  r.collectedGauge(
+    'fe_documents',
+    'Fiscal documents (all processes) by kind (invoice, credit_note), status and next step.',
+    ['kind', 'status', 'step'],
+    async () => (await counts()).map((row) => ({ labels: { kind: row.kind, status: row.status, step: row.step }, value: row.n })),
   );
 
   // One query feeds both queue gauges; the second reads the first's answer within the same scrape.
@@ -140,17 +149,18 @@ function registerDatabaseMetrics(deps: HealthDeps, db: <T>(q: Promise<T>) => Pro
     pending ??= db(queueStats(deps.db)).finally(() => setImmediate(() => (pending = undefined)));
     return pending;
   };
-  r.collectedGauge('fe_queue_depth', 'Invoices due for the worker now (shops enabled and not paused).', async () => [
+  r.collectedGauge('fe_queue_depth', 'Invoices due for the worker now (shops enabled and not paused).', [], async () => [
     { labels: {}, value: (await stats()).due },
   ]);
-  r.collectedGauge('fe_queue_oldest_age_seconds', 'Seconds the longest-waiting due invoice has been due (0 when none).', async () => [
+  r.collectedGauge('fe_queue_oldest_age_seconds', 'Seconds the longest-waiting due invoice has been due (0 when none).', [], async () => [
     { labels: {}, value: (await stats()).oldestDueAgeSeconds },
   ]);
 
-  r.collectedGauge('fe_worker_busy', 'Invoices this process is working on.', () => [{ labels: {}, value: worker().busy }]);
+  r.collectedGauge('fe_worker_busy', 'Invoices this process is working on.', [], () => [{ labels: {}, value: worker().busy }]);
   r.collectedGauge(
     'fe_worker_last_tick_age_seconds',
     "Seconds since this process's worker last looked for work (absent when disabled).",
+    [],
     () => {
       const w = worker();
       return w.enabled && w.lastTickAgoMs !== null ? [{ labels: {}, value: w.lastTickAgoMs / 1000 }] : [];

@@ -1,11 +1,17 @@
 // The app's HTTP surface. Webhook routes come before any JSON parser: their HMAC is over the raw body.
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
+import { bodyBudget } from './body-budget.ts';
 import { webhookBody } from './webhook-body.ts';
+
+/** The JSON bodies of the routes mounted after the webhooks (the admin API has its own, smaller limit). */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface HttpRoutes {
   logger: Logger;
   webhookBodyLimitBytes: number;
+  /** Bytes of request bodies in flight at once, all routes together (503 beyond). */
+  bodyBytesInFlight: number;
   /** path → handler, for POST webhooks. */
   webhooks: Record<string, RequestHandler>;
   /** Mounted after the webhooks, with JSON parsing. */
@@ -17,6 +23,7 @@ export function createHttpApp(routes: HttpRoutes): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', true);
 
+  app.use(bodyBudget({ maxBytes: routes.bodyBytesInFlight, largestBody: Math.max(routes.webhookBodyLimitBytes, JSON_BODY_LIMIT_BYTES) }));
   const body = webhookBody(routes.webhookBodyLimitBytes);
   for (const [path, handler] of Object.entries(routes.webhooks)) app.post(path, body, handler);
 
@@ -25,7 +32,8 @@ export function createHttpApp(routes: HttpRoutes): express.Express {
   app.use(((error, _req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status === 413) {
-      res.status(413).json({ error: `body larger than ${routes.webhookBodyLimitBytes} bytes` });
+      // The route's own limit: every body parser's 413 carries it (webhooks, the admin API, the rest).
+      res.status(413).json({ error: typeof error.limit === 'number' ? `body larger than ${error.limit} bytes` : 'body too large' });
       return;
     }
     if (status >= 400 && status < 500) {

@@ -3,9 +3,9 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
-/** An error the app's error handler answers with its status and message. */
-function httpError(status: number, message: string): Error {
-  return Object.assign(new Error(message), { status, expose: true });
+/** An error the app's error handler answers with its status and message (a 413 names its limit). */
+function httpError(status: number, message: string, limit?: number): Error {
+  return Object.assign(new Error(message), { status, expose: true, limit });
 }
 
 export function webhookBody(limitBytes: number): RequestHandler {
@@ -15,7 +15,7 @@ export function webhookBody(limitBytes: number): RequestHandler {
       next(httpError(415, `content encoding ${encoding} is not accepted`));
       return;
     }
-    const tooLarge = () => httpError(413, `body larger than ${limitBytes} bytes`);
+    const tooLarge = () => httpError(413, `body larger than ${limitBytes} bytes`, limitBytes);
     if (Number(req.headers['content-length']) > limitBytes) {
       next(tooLarge());
       return;

@@ -1,6 +1,7 @@
 // Every message a merchant or operator reads about a document, in Spanish and English: why it stopped and what to do,
 // notices, statuses. The admin API, the CLI and the logs render from here; nothing stores or repeats these texts.
 import type { DocumentStatus } from '../documents/document-state.ts';
+import { EMAIL_MESSAGES } from './email-texts.ts';
 import { PROBLEM_TEXTS } from './problem-texts.ts';
 import type { Language, Localized, Message, MessageParams } from './message.ts';
 
@@ -76,6 +77,22 @@ const ENTRIES: Record<string, Entry> = {
   waiting_for_invoice: {
     es: (p) => `La nota de crédito espera a que se autorice la factura del pedido ${str(p.orderName)}; sigue sola.`,
     en: (p) => `The credit note waits for the invoice of order ${str(p.orderName)} to be authorized; it goes on by itself.`,
+  },
+  waiting_for_other_note: {
+    es: () => 'Otra nota de crédito de la misma factura se emitía a la vez; esta se recalcula en un momento.',
+    en: () => 'Another credit note of the same invoice was being issued at the same time; this one is recalculated in a moment.',
+  },
+  credit_no_money_refunded: {
+    es: () => 'El reembolso no devolvió dinero (solo reposición de inventario): no hay nota de crédito que emitir.',
+    en: () => 'The refund returned no money (a restock only): there is no credit note to issue.',
+  },
+  credit_nothing_invoiced_refunded: {
+    es: () => 'Solo se reembolsó lo que la factura dejó fuera (tarjetas de regalo, propinas): no hay nota de crédito que emitir.',
+    en: () => 'Only what the invoice left out (gift cards, tips) was refunded: there is no credit note to issue.',
+  },
+  credit_everything_credited: {
+    es: () => 'Las notas de crédito anteriores ya cubren toda la factura: no hay nada más que acreditar.',
+    en: () => 'Earlier credit notes already cover the whole invoice: there is nothing left to credit.',
   },
   refund_pending: {
     es: () => 'El reembolso aún está pendiente en la pasarela de pago; la nota de crédito se emite cuando se confirme.',
@@ -170,7 +187,7 @@ export const STATUS_LABELS: Record<DocumentStatus, Localized> = {
 
 /** A message in one language; an unknown key renders as its key and parameters (never nothing). */
 export function render(m: Message, language: Language): string {
-  const entry = ENTRIES[m.key] ?? PROBLEM_TEXTS[m.key];
+  const entry = ENTRIES[m.key] ?? PROBLEM_TEXTS[m.key] ?? EMAIL_MESSAGES[m.key];
   const text = entry ? entry[language](m.params) : `${m.key} ${JSON.stringify(m.params)}`;
   return m.cause ? `${text} ${render(m.cause, language)}` : text;
 }

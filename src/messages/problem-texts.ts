@@ -114,4 +114,69 @@ export const PROBLEM_TEXTS: Record<string, Record<Language, (p: MessageParams) =
     es: (p) =>
       `Los pagos registrados en Shopify suman ${t(p.paid)} pero el total del pedido es ${t(p.total)}. Revise los pagos del pedido en Shopify y reintente.`,
   },
+
+  // Credit notes (mappers/refund-to-credit-note.ts, full-credit-note.ts, shopify-refund.ts)
+  refund_unreadable: {
+    en: (p) =>
+      `Shopify's refund data could not be read (${t(p.where) || 'refund'}: ${t(p.detail)}). No credit note was made; please contact the app's support with the order number.`,
+    es: (p) =>
+      `Los datos del reembolso enviados por Shopify no se pudieron leer (${t(p.where) || 'reembolso'}: ${t(p.detail)}). No se emitió nota de crédito; contacte al soporte de la app con el número de pedido.`,
+  },
+  refund_currency_unsupported: {
+    en: (p) =>
+      `Money was refunded in ${t(p.currency)}. Credit notes are issued in US dollars (or balboas), so this one cannot be made automatically; issue it by hand.`,
+    es: (p) =>
+      `El dinero se reembolsó en ${t(p.currency)}. Las notas de crédito se emiten en dólares (o balboas), así que esta no se puede emitir automáticamente; emítala manualmente.`,
+  },
+  invoice_not_readable: {
+    en: (p) =>
+      `The invoice this refund belongs to cannot be matched with its order (${t(p.detail)}), so the app cannot tell which invoice lines were refunded. Issue the credit note by hand.`,
+    es: (p) =>
+      `La factura de este reembolso no se puede relacionar con su pedido (${t(p.detail)}), así que la app no puede saber qué líneas de la factura se reembolsaron. Emita la nota de crédito manualmente.`,
+  },
+  refund_line_not_invoiced: {
+    en: (p) =>
+      `The refund includes "${t(p.what)}", which is not on the order's invoice (the order may have been edited after it was invoiced). Issue the credit note by hand.`,
+    es: (p) =>
+      `El reembolso incluye "${t(p.what)}", que no está en la factura del pedido (es posible que el pedido se editara después de facturarlo). Emita la nota de crédito manualmente.`,
+  },
+  refund_money_mismatch: {
+    en: (p) =>
+      `Shopify refunded ${t(p.refunded)}, but the refunded items, shipping and adjustments add up to ${t(p.computed)}. Check the refund in Shopify; the credit note must be issued by hand.`,
+    es: (p) =>
+      `Shopify reembolsó ${t(p.refunded)}, pero los artículos, el envío y los ajustes reembolsados suman ${t(p.computed)}. Revise el reembolso en Shopify; la nota de crédito debe emitirse manualmente.`,
+  },
+  refund_less_than_items: {
+    en: (p) =>
+      `Shopify refunded ${t(p.refunded)} for items and shipping worth ${t(p.items)} (a restocking fee or a reduced refund). The app does not decide how to split the difference; issue the credit note by hand.`,
+    es: (p) =>
+      `Shopify reembolsó ${t(p.refunded)} por artículos y envío que valen ${t(p.items)} (un cargo por reposición o un reembolso reducido). La app no decide cómo repartir la diferencia; emita la nota de crédito manualmente.`,
+  },
+  refund_shipping_tax_unknown: {
+    en: () => 'Part of the shipping was refunded and Shopify did not say how much of it was tax. Issue the credit note by hand.',
+    es: () => 'Se reembolsó parte del envío y Shopify no indicó cuánto de ello era impuesto. Emita la nota de crédito manualmente.',
+  },
+  credit_exceeds_invoice: {
+    en: (p) =>
+      `With this refund the credit notes would credit ${t(p.credited)} ${creditScope(p, 'en')}, more than the invoice's ${t(p.invoiced)}. Check the order's refunds in Shopify; this credit note must be issued by hand.`,
+    es: (p) =>
+      `Con este reembolso las notas de crédito acreditarían ${t(p.credited)} ${creditScope(p, 'es')}, más que los ${t(p.invoiced)} de la factura. Revise los reembolsos del pedido en Shopify; esta nota de crédito debe emitirse manualmente.`,
+  },
+  credit_tax_not_distributable: {
+    en: (p) =>
+      `Shopify refunded ${t(p.tax)} of tax, which cannot be spread over the credit note's lines within the DGI's rounding tolerance of 0.01 per line. Issue the credit note by hand.`,
+    es: (p) =>
+      `Shopify reembolsó ${t(p.tax)} de impuesto, que no se puede repartir entre las líneas de la nota de crédito dentro de la tolerancia de redondeo de la DGI (0.01 por línea). Emita la nota de crédito manualmente.`,
+  },
 };
+
+/** What credit_exceeds_invoice is about (its `scope` parameter), in words. */
+function creditScope(p: MessageParams, language: Language): string {
+  const words: Record<string, Record<Language, string>> = {
+    units: { en: `units of "${t(p.line)}"`, es: `unidades de "${t(p.line)}"` },
+    base: { en: `of the base taxed at ${t(p.rate)}`, es: `de la base gravada al ${t(p.rate)}` },
+    itbms: { en: `of ITBMS at ${t(p.rate)}`, es: `de ITBMS al ${t(p.rate)}` },
+    total: { en: 'in total', es: 'en total' },
+  };
+  return words[t(p.scope)]?.[language] ?? '';
+}

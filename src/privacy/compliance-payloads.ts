@@ -48,10 +48,6 @@ export const shopRedactPayloadSchema = z.object({
   shop_domain: shopDomain,
 });
 
-export type DataRequestPayload = z.infer<typeof dataRequestPayloadSchema>;
-export type CustomerRedactPayload = z.infer<typeof customerRedactPayloadSchema>;
-export type ShopRedactPayload = z.infer<typeof shopRedactPayloadSchema>;
-
 /** Who a customer request is about: the listed orders, the customer id, the e-mail address. */
 export interface DataSubject {
   customerId: string | undefined;

@@ -18,6 +18,8 @@ export interface CustomerInvoiceReport {
   orderData: Record<string, unknown>;
   /** The client block of the invoice document (what the fiscal record says about the customer). */
   invoiceClient: Record<string, unknown> | null;
+  /** The merchant's correction of the client, when one is stored. */
+  clientCorrection: unknown;
 }
 
 export interface CustomerDataReport {
@@ -60,5 +62,6 @@ function reportRow(row: DocumentRow): CustomerInvoiceReport {
     snapshotRedacted: row.snapshotRedacted,
     orderData,
     invoiceClient: document ? { ...document.dataTransaction.client } : null,
+    clientCorrection: row.clientOverride ?? null,
   };
 }

@@ -3,7 +3,7 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { complianceRequests } from '../db/schema.ts';
-import { findCustomerDocuments, sendRequestsOf, updateCallRequest, updateRedacted } from '../documents/store/index.ts';
+import { findCustomerDocuments, forgetBuyerEmails, sendRequestsOf, updateCallRequest, updateRedacted } from '../documents/store/index.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import type { DataSubject } from './compliance-payloads.ts';
 import { redactDocumentClient, redactOrderSnapshot, redactRequestClient } from './snapshot-redaction.ts';
@@ -41,6 +41,7 @@ export async function redactCustomer(db: Db, shop: string, subject: DataSubject)
     // Every stored SendDocument request repeats the client block; the authorized one is on the document row.
     let gatewayCallsRedacted = 0;
     const ids = rows.map((r) => r.id);
+    await forgetBuyerEmails(tx, ids);
     for (const call of await sendRequestsOf(tx, ids)) {
       const redacted = redactRequestClient(call.request);
       if (redacted === call.request) continue;

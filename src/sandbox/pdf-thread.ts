@@ -1,4 +1,4 @@
-// Draws the sandbox's PDFs on a worker thread. Drawing one takes ~10 ms of CPU; on the sandbox's event
+// Draws the sandbox's PDFs on a worker thread. Drawing one takes milliseconds of CPU; on the sandbox's event
 // loop that would hold back every other answer's timer, so a "200 ms" gateway would answer late.
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';

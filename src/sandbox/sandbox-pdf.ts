@@ -89,8 +89,8 @@ export async function renderInvoicePdf(doc: GatewayDocument, authorization: PdfA
 }
 
 /**
- * Deflate the pages' drawing with Node's zlib instead of pdf-lib's JavaScript deflate, which was a third of
- * the sandbox's CPU per PDF (the same FlateDecode streams; no object streams, which pdf-lib would deflate too).
+ * Deflate the pages' drawing with Node's zlib, far cheaper in CPU than pdf-lib's JavaScript deflate (the same
+ * FlateDecode streams; no object streams, which pdf-lib would deflate too; bench/RESULTS.md).
  */
 function compressPageContents(pdf: PDFDocument): void {
   for (const [ref, object] of pdf.context.enumerateIndirectObjects()) {

@@ -67,3 +67,82 @@ export async function readRestOrder(
     return { ok: false, retryable: false, message: `REST order ${id}: answer is not JSON` };
   }
 }
+
+/**
+ * Admin GraphQL: the order as this shop's API knows it (null when it is not the shop's: a body signed for another
+ * shop, or an order deleted since), with what the buyer's tax id may come from. The buyer's parts need read_customers
+ * and are asked for only when needed.
+ */
+export const ORDER_BUYER_QUERY = `query OrderBuyer($id: ID!, $withCompany: Boolean!, $withMetafield: Boolean!, $namespace: String!, $key: String!) {
+  order(id: $id) {
+    id
+    name
+    purchasingEntity @include(if: $withCompany) {
+      __typename
+      ... on PurchasingCompany {
+        company { name }
+        location { taxSettings { taxRegistrationId } }
+      }
+    }
+    customer @include(if: $withMetafield) {
+      id
+      metafield(namespace: $namespace, key: $key) { value }
+    }
+  }
+}`;
+
+export interface OrderBuyer {
+  company: { name: string | undefined; taxId: string | undefined } | undefined;
+  customerMetafield: string | undefined;
+}
+
+interface OrderBuyerAnswer {
+  order: {
+    id: string;
+    purchasingEntity?: {
+      __typename: string;
+      company?: { name?: string | null } | null;
+      location?: { taxSettings?: { taxRegistrationId?: string | null } | null } | null;
+    } | null;
+    customer?: { metafield?: { value?: string | null } | null } | null;
+  } | null;
+}
+
+/** The order confirmed in this shop, with its buyer's tax id sources; null when the shop has no such order. */
+export async function confirmOrder(
+  admin: ShopifyAdmin,
+  shop: string,
+  orderGid: string,
+  want: { company: boolean; metafield: { namespace: string; key: string } | null },
+): Promise<AdminResult<OrderBuyer | null>> {
+  const answer = await admin.graphql<OrderBuyerAnswer>(shop, ORDER_BUYER_QUERY, {
+    id: orderGid,
+    withCompany: want.company,
+    withMetafield: want.metafield !== null,
+    namespace: want.metafield?.namespace ?? '',
+    key: want.metafield?.key ?? '',
+  });
+  if (!answer.ok) return answer;
+  const order = answer.data.order;
+  if (!order) return { ok: true, data: null };
+  const entity = order.purchasingEntity;
+  const company =
+    entity?.__typename === 'PurchasingCompany'
+      ? { name: entity.company?.name ?? undefined, taxId: entity.location?.taxSettings?.taxRegistrationId ?? undefined }
+      : undefined;
+  return { ok: true, data: { company, customerMetafield: order.customer?.metafield?.value ?? undefined } };
+}
+
+/** Admin GraphQL: the refund as this shop's API knows it (null when it is not the shop's). */
+export const REFUND_CONFIRM_QUERY = `query ConfirmRefund($id: ID!) {
+  refund(id: $id) {
+    id
+    order { id }
+  }
+}`;
+
+/** True when the shop has this refund. */
+export async function confirmRefund(admin: ShopifyAdmin, shop: string, refundGid: string): Promise<AdminResult<boolean>> {
+  const answer = await admin.graphql<{ refund: { id: string } | null }>(shop, REFUND_CONFIRM_QUERY, { id: refundGid });
+  return answer.ok ? { ok: true, data: answer.data.refund !== null } : answer;
+}

@@ -2,10 +2,12 @@
 import type { ShopifyOrders } from '../documents/issuing-ports.ts';
 import type { ShopifyAdmin } from './admin-client.ts';
 import { writeCreditNotesMetafield, writeInvoiceMetafields } from './metafield-writer.ts';
-import { orderTransactions, readRestOrder } from './order-queries.ts';
+import { confirmOrder, confirmRefund, orderTransactions, readRestOrder } from './order-queries.ts';
 
 export function shopifyOrders(admin: ShopifyAdmin): ShopifyOrders {
   return {
+    confirmOrder: (shop, orderGid, want) => confirmOrder(admin, shop, orderGid, want),
+    confirmRefund: (shop, refundGid) => confirmRefund(admin, shop, refundGid),
     orderTransactions: (shop, orderGid) => orderTransactions(admin, shop, orderGid),
     readOrder: (shop, orderGid) => readRestOrder(admin, shop, orderGid),
     writeInvoiceMetafields: (shop, orderGid, values) => writeInvoiceMetafields(admin, shop, orderGid, values),

@@ -4,9 +4,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.ts';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files.ts';
 
 export function resolveEncryptionKey(configured: Buffer | undefined, dataDir: string, logger: Logger): Buffer {
   if (configured) return configured;
+  privateDirectory(dataDir);
   const file = path.join(dataDir, 'encryption.key');
   if (fs.existsSync(file)) {
     const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
@@ -14,9 +16,8 @@ export function resolveEncryptionKey(configured: Buffer | undefined, dataDir: st
     logger.warn({ file }, 'ENCRYPTION_KEY is not set: using the key file in the data directory (set ENCRYPTION_KEY in production)');
     return key;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
-  fs.writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  fs.writeFileSync(file, key.toString('hex') + '\n', { mode: PRIVATE_FILE_MODE });
   logger.warn({ file }, 'ENCRYPTION_KEY is not set: made a new key file in the data directory (set ENCRYPTION_KEY in production)');
   return key;
 }

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baseChildEnvironment } from '../../src/config/env.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../../src/sandbox/sandbox-gateway.ts';
+import { TEST_API_KEY, TEST_API_SECRET } from './harness.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -17,6 +19,22 @@ export const APP_START_ARGS: string[] = (() => {
 
 /** Just the V8 flags of the `start` script: the benches that run the app in their own process use them. */
 export const APP_NODE_FLAGS: string[] = APP_START_ARGS.slice(0, -1);
+
+/** The configuration of a test app process on loopback `port`: the test Shopify app, a gateway, a key. */
+export function testAppEnv(o: { port: number; gatewayUrl: string; key: Buffer; adminApiOrigin?: string }): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    PORT: String(o.port),
+    BIND_ADDRESS: '127.0.0.1',
+    SHOPIFY_API_KEY: TEST_API_KEY,
+    SHOPIFY_API_SECRET: TEST_API_SECRET,
+    SHOPIFY_APP_URL: `http://127.0.0.1:${o.port}`,
+    ...(o.adminApiOrigin ? { SHOPIFY_ADMIN_API_ORIGIN: o.adminApiOrigin } : {}),
+    GATEWAY_BASE_URL: o.gatewayUrl,
+    GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
+    ENCRYPTION_KEY: o.key.toString('hex'),
+  };
+}
 
 export interface AppProcess {
   child: ChildProcess;

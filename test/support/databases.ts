@@ -1,7 +1,7 @@
 // The databases every database test runs against: PGlite always, PostgreSQL when TEST_DATABASE_URL is set.
 // Each opened PostgreSQL database is a fresh one, created for the test file and dropped after it.
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
+import pg from 'pg';
 import { testDatabaseUrl } from '../../src/config/env.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 
@@ -20,17 +20,13 @@ export const testDatabases: TestDatabaseTarget[] = [
 /** A URL to a new, empty PostgreSQL database, and a function that drops it. */
 export async function createFreshPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
+  await withClient(adminUrl, (admin) => admin.query(`create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
+      await withClient(adminUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
     },
   };
 }
@@ -48,3 +44,39 @@ async function openFreshPostgres(adminUrl: string): Promise<Database> {
 }
 
 export const postgresUrlForTests = pgUrl;
+
+/** One connection for `fn`, closed after it. */
+export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Ends every backend connected to the database at `url` (as an operator or a failover would); how many.
+ * `midTransaction`: first wait up to that many ms for one of them to be inside a transaction, the case
+ * a driver must survive: its rollback then goes to a dead connection.
+ */
+export async function terminateBackends(adminUrl: string, url: string, o: { midTransaction?: number } = {}): Promise<number> {
+  const database = new URL(url).pathname.slice(1);
+  return withClient(adminUrl, async (admin) => {
+    const deadline = Date.now() + (o.midTransaction ?? 0);
+    while (Date.now() < deadline) {
+      const open = await admin.query(
+        'select 1 from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and xact_start is not null limit 1',
+        [database],
+      );
+      if (open.rowCount) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const result = await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [database],
+    );
+    return result.rowCount ?? 0;
+  });
+}

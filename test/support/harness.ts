@@ -13,13 +13,16 @@ import type { SettingsInput } from '../../src/shops/shop-settings.ts';
 
 export const TEST_API_KEY = 'test-api-key';
 export const TEST_API_SECRET = 'test-api-secret';
+/** The app's declared scopes (shopify.app.toml). */
+export const TEST_SCOPES = 'read_orders,write_orders,read_customers';
 
 export interface Harness {
   app: AppParts;
   sandbox: RunningSandbox;
   simulator: StoreSimulator;
   webhookAddress: string;
-  installShop(shop: string, settings?: Partial<SettingsInput>): Promise<void>;
+  /** `name`: the shop's name in Shopify (the From name of buyer e-mails). */
+  installShop(shop: string, settings?: Partial<SettingsInput>, options?: { name?: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,7 +71,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       apiKey: TEST_API_KEY,
       apiSecret: TEST_API_SECRET,
       appUrl,
-      scopes: ['read_orders', 'write_orders'],
+      scopes: ['read_orders', 'write_orders', 'read_customers'],
       adminApiOrigin: simulator.origin,
     },
     gateway: {
@@ -85,8 +88,11 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     sandbox,
     simulator,
     webhookAddress: `${app.url}/webhooks/orders/paid`,
-    async installShop(shop, settings = {}) {
-      const { accessToken } = simulator.addShop(shop);
+    async installShop(shop, settings = {}, options = {}) {
+      const { accessToken } = simulator.addShop(shop, {
+        scope: TEST_SCOPES,
+        ...(options.name === undefined ? {} : { name: options.name }),
+      });
       await app.sessions.storeSession(
         new Session({
           id: app.shopify.session.getOfflineId(shop),
@@ -94,7 +100,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
           state: 'test',
           isOnline: false,
           accessToken,
-          scope: 'read_orders,write_orders',
+          scope: TEST_SCOPES,
         }),
       );
       await app.shops.ensureInstalled(shop);

@@ -46,7 +46,7 @@ async function sessionToken(fresh) {
 }
 
 /**
- * @param {'GET'|'POST'|'PUT'} method
+ * @param {'GET'|'POST'|'PUT'|'DELETE'} method
  * @param {string} path e.g. '/api/invoices?status=failed'
  * @param {unknown} [body]
  * @returns {Promise<any>}

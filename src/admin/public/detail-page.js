@@ -2,7 +2,9 @@
 // and the Shopify order, the document sent, and each gateway call (credentials never reach the page).
 // Dates are Panama's, and the summary says so.
 import { ApiError, api, errorText } from './api.js';
+import { clientCorrectionCard, clientReissueCard, loadClientForm } from './client-correction.js';
 import { banner, busy, button, card, clear, field, h, linkButton, toast } from './dom.js';
+import { emailCard, loadEmails } from './email-card.js';
 import { t } from './i18n.js';
 import { formatDateTime, formatDecimalText, formatMoney } from './format.js';
 import { localized, problemText, reasonAction, reasonTitle, statusBadge } from './invoice-status.js';
@@ -38,11 +40,23 @@ export async function renderDetail(container, ctx, id) {
       return;
     }
     if (disposed) return;
+    const emails = invoice.status === 'completed' ? await loadEmails(id) : null;
+    if (disposed) return;
     if (invoice.qr && qrImage?.address !== invoice.qr) {
       qrImage = await api('GET', `/api/invoices/${encodeURIComponent(id)}/qr`).catch(() => null);
       if (disposed) return;
     }
-    clear(container).append(...view(invoice));
+    const clientForm = await loadClientForm(invoice);
+    if (disposed) return;
+    show(invoice, emails, clientForm);
+  }
+
+  /**
+   * @param {InvoiceDetail} invoice @param {import('./page-types').EmailsView | null} emails
+   * @param {import('./page-types').ClientForm | null} clientForm
+   */
+  function show(invoice, emails, clientForm) {
+    clear(container).append(...view(invoice, emails, clientForm));
     if (invoice.status === 'pending') {
       timer = window.setTimeout(async () => {
         await ctx.refreshShop().catch(() => undefined);
@@ -55,8 +69,11 @@ export async function renderDetail(container, ctx, id) {
     return h('a', { class: 'breadcrumb', href: '#/facturas' }, `‹ ${t('detail.back')}`);
   }
 
-  /** @param {InvoiceDetail} inv */
-  function view(inv) {
+  /**
+   * @param {InvoiceDetail} inv @param {import('./page-types').EmailsView | null} emails
+   * @param {import('./page-types').ClientForm | null} clientForm
+   */
+  function view(inv, emails, clientForm) {
     /** @type {HTMLElement[]} */
     const actions = [];
     if (inv.retryable) {
@@ -92,11 +109,26 @@ export async function renderDetail(container, ctx, id) {
       h(
         'div',
         { class: 'layout' },
-        h('div', { class: 'layout__main' }, documentCard(inv), callsCard(inv)),
+        h(
+          'div',
+          { class: 'layout__main' },
+          clientForm && inv.correctable ? clientCorrectionCard(inv, clientForm, corrected) : null,
+          documentCard(inv),
+          emailCard(inv, emails, load),
+          callsCard(inv),
+          clientForm && inv.reissuable ? clientReissueCard(inv, clientForm, (id) => ctx.navigate(`#/facturas/${id}`)) : null,
+        ),
         h('div', { class: 'layout__side' }, summaryCard(inv), qrCard(inv)),
       ),
     );
     return parts;
+  }
+
+  /** Saved: the invoice as the server answered, back in the queue (the page follows it from there). @param {InvoiceDetail} invoice */
+  function corrected(invoice) {
+    clearTimeout(timer);
+    show(invoice, null, null);
+    ctx.refreshShop().catch(() => undefined);
   }
 
   /** @param {InvoiceDetail} inv */
@@ -143,6 +175,7 @@ export async function renderDetail(container, ctx, id) {
         field(t('detail.status'), statusBadge(inv)),
         // Which environment the document went to: nothing to say before it went anywhere.
         inv.environment ? field(t('detail.environment'), t(`env.name.${inv.environment}`)) : null,
+        inv.taxIdSource ? field(t('detail.taxIdSource'), h('span', { id: 'tax-id-source' }, t(`taxIdSource.${inv.taxIdSource}`))) : null,
         field(t('detail.cufe'), inv.cufe ? h('span', { class: 'mono break', id: 'cufe' }, inv.cufe) : null),
         field(t('detail.protocol'), inv.protocol ? h('span', { class: 'mono' }, inv.protocol) : null),
         inv.receptionDateDgi ? field(t('detail.received'), formatDateTime(inv.receptionDateDgi)) : null,

@@ -1,6 +1,6 @@
 // Facturas: counts per status as tabs, search and date filters, a data table paged by cursor, retry-all.
 // Filters live in the address (#/facturas?status=…&q=…&from=…&to=…&page=…) so back and forward work.
-// At phone width each row stacks into a block, its cells labelled (styles.css, .data-table--stack).
+// At phone width each row stacks into a block, its cells labelled (styles/phone.css, .data-table--stack).
 import { api, errorText } from './api.js';
 import { busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';

@@ -10,7 +10,9 @@ export type {
   ReasonProblem,
 } from '../invoice-view.ts';
 export type { Localized } from '../../messages/message.ts';
+export type { ClientFormView as ClientForm } from '../client-correction-api.ts';
 import type { DocumentDetail as ServerInvoiceDetail } from '../invoice-view.ts';
+import type { emailView } from '../email-api.ts';
 import type { Localized } from '../../messages/message.ts';
 import type { DocumentStatus } from '../../documents/document-state.ts';
 
@@ -23,6 +25,7 @@ export interface Mapping {
   defaultPaymentForm: string;
   checkoutAttributes: Record<string, string>;
   defaultLocationCode: string;
+  cafeDelivery: string;
   includeGiftCards: boolean;
   includeTips: boolean;
   taxRateCodes: Record<string, string>;
@@ -70,8 +73,6 @@ export interface PageContext {
   rerender(): Promise<void>;
 }
 
-export type Cleanup = () => void;
-
 /** What App Bridge (cdn.shopify.com/shopifycloud/app-bridge.js) puts on window inside the admin. */
 export interface AppBridge {
   idToken(): Promise<string>;
@@ -82,4 +83,10 @@ declare global {
   interface Window {
     shopify?: AppBridge;
   }
+}
+
+/** GET /api/invoices/:id/emails. */
+export interface EmailsView {
+  configured: boolean;
+  emails: ReturnType<typeof emailView>[];
 }

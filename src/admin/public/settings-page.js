@@ -84,11 +84,15 @@ export async function renderSettings(container, ctx) {
       billingPoint: value('billingPoint').trim(),
       ...(Object.keys(credentials).length ? { credentials } : {}),
       mapping: {
-        transactionDefaults: Object.fromEntries(TRANSACTION_DEFAULTS.map((k) => [k, value(`mapping.transactionDefaults.${k}`)])),
+        // An empty choice (deliveryCAFE's "as delivered") is left out: the server then derives the code.
+        transactionDefaults: Object.fromEntries(
+          TRANSACTION_DEFAULTS.map((k) => [k, value(`mapping.transactionDefaults.${k}`)]).filter(([, v]) => v !== ''),
+        ),
         paymentForms: table('mapping.paymentForms'),
         defaultPaymentForm: value('mapping.defaultPaymentForm'),
         checkoutAttributes: Object.fromEntries(ATTRIBUTES.map((k) => [k, value(`mapping.checkoutAttributes.${k}`)])),
         defaultLocationCode: value('mapping.defaultLocationCode').trim(),
+        cafeDelivery: value('mapping.cafeDelivery'),
         includeGiftCards: checked('mapping.includeGiftCards'),
         includeTips: checked('mapping.includeTips'),
         taxRateCodes: table('mapping.taxRateCodes'),
@@ -207,9 +211,26 @@ export async function renderSettings(container, ctx) {
       h(
         'div',
         { class: 'grid grid--2' },
-        TRANSACTION_DEFAULTS.map((k) =>
-          fields.select(`mapping.transactionDefaults.${k}`, t(`settings.td.${k}`), mapping.transactionDefaults[k], shop.choices[k], k),
-        ),
+        TRANSACTION_DEFAULTS.map((k) => {
+          const path = `mapping.transactionDefaults.${k}`;
+          const select = fields.select(path, t(`settings.td.${k}`), mapping.transactionDefaults[k] ?? '', shop.choices[k], k);
+          // deliveryCAFE may follow the delivery below instead of a fixed code.
+          if (k === 'deliveryCAFE') {
+            const automatic = h('option', { value: '', selected: mapping.transactionDefaults[k] === undefined }, t('settings.td.auto'));
+            fields.input(path).prepend(automatic);
+          }
+          return select;
+        }),
+      ),
+    ),
+    section(
+      t('settings.delivery'),
+      t('settings.deliveryHelp'),
+      fields.choice(
+        'mapping.cafeDelivery',
+        t('settings.cafeDelivery'),
+        ['app_email', 'provider_email', 'paper'].map((v) => [v, t(`settings.cafeDelivery.${v}`)]),
+        mapping.cafeDelivery,
       ),
     ),
     section(

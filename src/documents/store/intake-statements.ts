@@ -40,7 +40,7 @@ export interface IntakeItem {
  * Store a batch in one statement (its own transaction). Per delivery, its facts travel as one small JSON parameter
  * and its snapshot as another, stored as the text that arrived (the database need not parse it). Each row carries
  * both, so no join copies 8 KB snapshots into a hash table, and the duplicate check sorts only the small columns.
- * Building a multi-row insert per table cost more CPU than the rest of the request (bench/RESULTS.md).
+ * JSON parameters rather than a multi-row insert per table, which costs more CPU to build (bench/RESULTS.md).
  */
 export async function insertBatch(db: Db, batch: readonly IntakeItem[]): Promise<EnqueueResult[]> {
   const rowsSql = sql.join(

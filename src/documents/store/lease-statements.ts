@@ -3,10 +3,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database.ts';
-import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops } from '../../db/schema.ts';
+import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops, webhookDeliveries } from '../../db/schema.ts';
 import type { GatewayCallRecord } from '../../gateway/gateway-client.ts';
 import { CLAIMABLE_STATUSES } from '../document-state.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
+import { type EmailToQueue, authorizedEmailInsert } from './email-statements.ts';
 
 export interface ClaimOptions {
   owner: string;
@@ -44,9 +45,10 @@ const takable = (t: string) =>
 /**
  * Take up to `limit` due documents, fairly between shops, and lease them to `owner`. Every shop with due work (and
  * room under `shopLimit` in this process) gets its turn 1 before any shop gets its turn 2, oldest first within a
- * turn, so one shop's flash sale does not make the others' invoices wait behind it. Each shop offers an equal share
- * of `limit` (the runner claims again when shops had less than their share); the shops with due work are found by
- * one probe each of the due index, so the claim reads about `limit` + shops rows however long the queue is. Only the
+ * turn, so one shop's flash sale does not make the others' invoices wait behind it. Each shop offers up to twice
+ * an equal share of `limit`: the second half stands in for rows another worker has just locked (the runner claims
+ * again when shops had less). The shops with due work are found by one probe each of the due index, so the claim
+ * reads about twice `limit` plus one row per shop however long the queue is. Only the
  * chosen rows are locked, with SKIP LOCKED, so any number of workers claim at once and none takes a row another
  * holds; the lease is checked again on the locked row. An expired lease (a crashed worker) makes a row claimable
  * again. Times come from the database clock.
@@ -74,7 +76,7 @@ export async function claimDue(db: Db, o: ClaimOptions): Promise<DocumentRow[]> 
         from ${documents} d
         where d.shop = open_shops.shop and ${takable('d')}
         order by d.next_attempt_at
-        limit least(open_shops.room, ceil(${o.limit}::numeric / (select count(*) from open_shops)))
+        limit least(open_shops.room, 2 * ceil(${o.limit}::numeric / (select count(*) from open_shops)))
       ) due
       order by due.turn, due.next_attempt_at
       limit ${2 * o.limit}
@@ -138,8 +140,10 @@ export interface GatewayCallLog {
 const NO_CALLS: GatewayCallLog = { shop: '', documentId: '', records: [] };
 
 /**
- * Finish with a row: write the patch and drop the lease, and log the gateway calls made for it, in one statement.
- * The calls are logged even when the lease was lost (they happened). False when it was lost.
+ * Finish with a row: write the patch and drop the lease, log the gateway calls made for it and queue the buyer's
+ * e-mail of a completed document, in one statement. The calls are logged even when the lease was lost (they
+ * happened), and so is the e-mail queued (the document is authorized either way; one per document). False when the
+ * lease was lost.
  */
 export async function finishLeased(
   db: Db,
@@ -147,6 +151,7 @@ export async function finishLeased(
   owner: string,
   patch: DocumentPatch,
   calls: GatewayCallLog = NO_CALLS,
+  email?: EmailToQueue,
 ): Promise<boolean> {
   const finish = (q: Pick<Db, 'update'>) =>
     q
@@ -154,18 +159,34 @@ export async function finishLeased(
       .set({ ...patch, leaseOwner: null, leaseUntil: null, updatedAt: sql`now()` })
       .where(and(eq(documents.id, id), eq(documents.leaseOwner, owner)))
       .returning({ id: documents.id });
-  if (calls.records.length === 0) return (await finish(db)).length > 0;
-  const logged = db.$with('logged').as(db.insert(gatewayCalls).values(callRows(calls)).returning({ id: gatewayCalls.id }));
-  return (await finish(db.with(logged))).length > 0;
+  const ctes = [
+    ...(calls.records.length > 0
+      ? [db.$with('logged').as(db.insert(gatewayCalls).values(callRows(calls)).returning({ id: gatewayCalls.id }))]
+      : []),
+    ...(email ? [authorizedEmailInsert(db, email)] : []),
+  ];
+  return (await finish(ctes.length > 0 ? db.with(...ctes) : db)).length > 0;
 }
 
-/** A document that must not exist (its order is not this shop's): removed with its lease, nothing else kept. */
-export async function discardLeased(db: Db, id: string, owner: string): Promise<boolean> {
-  const gone = await db
-    .delete(documents)
-    .where(and(eq(documents.id, id), eq(documents.leaseOwner, owner), isNull(documents.fiscalNumber)))
-    .returning({ id: documents.id });
-  return gone.length > 0;
+/**
+ * A document that must not exist (its order is not this shop's): removed with its lease, never once numbered, and the
+ * delivery that brought it recorded as refused. Nothing of it remains but that record.
+ */
+export async function discardLeased(db: Db, doc: DocumentRow, owner: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(documents)
+      .where(and(eq(documents.id, doc.id), eq(documents.leaseOwner, owner), isNull(documents.fiscalNumber)))
+      .returning({ id: documents.id });
+    if (gone.length === 0) return false;
+    await tx
+      .update(webhookDeliveries)
+      .set({ outcome: 'refused_not_in_shop' })
+      .where(
+        and(eq(webhookDeliveries.shop, doc.shop), eq(webhookDeliveries.orderGid, doc.orderGid), eq(webhookDeliveries.outcome, 'stored')),
+      );
+    return true;
+  });
 }
 
 export interface Numbering {
@@ -224,6 +245,9 @@ export async function skipFiscalNumber(
   if (row.fiscalNumber === null || row.branchCode === null || row.billingPoint === null) return row;
   const { fiscalNumber, branchCode, billingPoint } = row;
   return db.transaction(async (tx) => {
+    // Off the document first: with the lease lost, the number stays where it is and no skip is recorded.
+    const updated = await updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    if (!updated) return undefined;
     await tx.insert(fiscalSkips).values({
       shop: row.shop,
       branchCode,
@@ -233,7 +257,7 @@ export async function skipFiscalNumber(
       reason,
       documentId: row.id,
     });
-    return updateLeased(tx, row, owner, leaseMs, { fiscalNumber: null, sendMayHaveReached: false });
+    return updated;
   });
 }
 

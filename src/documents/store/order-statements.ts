@@ -3,7 +3,8 @@
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { documents, webhookDeliveries } from '../../db/schema.ts';
-import type { DocumentRow } from './document-rows.ts';
+import type { DocumentPatch, DocumentRow } from './document-rows.ts';
+import { updateLeased } from './lease-statements.ts';
 
 /** Outcomes the webhook intake records when it deliberately does not invoice: the sweep respects them. */
 export const NOT_PROCESSED_OUTCOMES = ['shop_not_installed', 'shop_not_enabled'];
@@ -105,4 +106,38 @@ export async function completedNotes(db: Db, shop: string, orderGid: string): Pr
       ),
     )
     .orderBy(asc(documents.createdAt), asc(documents.id));
+}
+
+/**
+ * Save a credit note's document before it is sent, but only if the notes already holding a document against its
+ * invoice are still the ones the note was mapped against: under a lock on the invoice row, so two notes of one invoice
+ * never both pass the "never more than the invoice" check on the same state. 'stale' when another note got there
+ * first (map again); undefined when the lease was lost.
+ */
+export async function saveNoteIfCreditedUnchanged(
+  db: Db,
+  note: DocumentRow,
+  owner: string,
+  leaseMs: number,
+  patch: DocumentPatch,
+  credited: { invoiceId: string; noteIds: readonly string[] },
+): Promise<DocumentRow | 'stale' | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, credited.invoiceId)).for('update');
+    const now = await tx
+      .select({ id: documents.id })
+      .from(documents)
+      .where(
+        and(
+          eq(documents.invoiceId, credited.invoiceId),
+          eq(documents.kind, 'credit_note'),
+          ne(documents.id, note.id),
+          sql`${documents.document} is not null`,
+          ne(documents.status, 'skipped'),
+        ),
+      );
+    const same = now.length === credited.noteIds.length && now.every((n) => credited.noteIds.includes(n.id));
+    if (!same) return 'stale';
+    return updateLeased(tx, note, owner, leaseMs, patch);
+  });
 }

@@ -50,11 +50,12 @@ function namesCustomer(snapshot: unknown, who: CustomerMatch): boolean {
   return [order.email, order.contact_email, order.customer?.email].some((e) => lower(e) === who.email);
 }
 
-/** Write a redacted copy of one document (its snapshot and, when never authorized, its document). */
+/** Write a redacted copy of one document (its snapshot and, when never authorized, its document); a merchant's
+ * correction of the client goes too. */
 export async function updateRedacted(db: Db | Tx, id: string, patch: Pick<DocumentPatch, 'snapshot' | 'document'>): Promise<void> {
   await db
     .update(documents)
-    .set({ ...patch, snapshotRedacted: true, updatedAt: sql`now()` })
+    .set({ ...patch, clientOverride: null, snapshotRedacted: true, updatedAt: sql`now()` })
     .where(eq(documents.id, id));
 }
 

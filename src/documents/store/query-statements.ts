@@ -182,6 +182,11 @@ export async function documentCalls(db: Db, id: string, shop?: string): Promise<
     .orderBy(asc(gatewayCalls.createdAt), asc(gatewayCalls.id));
 }
 
+/** A document a person sends back: due now, fresh attempts, the order read again before it is mapped. */
+export function backInTheQueue() {
+  return { status: 'pending', attempts: 0, refreshSnapshot: true, nextAttemptAt: sql`now()`, updatedAt: sql`now()` } as const;
+}
+
 export interface RetryFilter {
   shop?: string;
   ids?: string[];
@@ -195,7 +200,7 @@ export interface RetryFilter {
 export async function retryDocuments(db: Db, filter: RetryFilter): Promise<number> {
   const rows = await db
     .update(documents)
-    .set({ status: 'pending', attempts: 0, refreshSnapshot: true, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+    .set(backInTheQueue())
     .where(
       and(
         inArray(documents.status, filter.statuses ?? RETRYABLE_STATUSES),

@@ -51,6 +51,10 @@ export function adminRoot(ctx: AdminContext): Record<string, (args: never) => un
       return found ? refundView(found.refund, found.order, () => orderView(ctx, found.order)) : null;
     },
 
+    shop(): View {
+      return { name: ctx.shop.name, myshopifyDomain: ctx.shop.domain };
+    },
+
     metafieldsSet({ metafields }: { metafields: MetafieldsSetInput[] }) {
       // Writing on a customer needs write_customers; on anything else (orders) write_orders.
       const onCustomer = (m: MetafieldsSetInput) => legacyId(m.ownerId, 'Customer') !== undefined;

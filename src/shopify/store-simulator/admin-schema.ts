@@ -19,6 +19,12 @@ export const ADMIN_SDL = /* GraphQL */ `
     orders(first: Int, after: String, query: String, reverse: Boolean): OrderConnection!
     customer(id: ID!): Customer
     refund(id: ID!): Refund
+    shop: Shop!
+  }
+
+  type Shop {
+    name: String!
+    myshopifyDomain: String!
   }
 
   type Mutation {

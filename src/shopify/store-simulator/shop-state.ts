@@ -55,6 +55,9 @@ export interface CompanyLocationRecord {
 }
 
 export interface ShopState {
+  /** The shop's name (GraphQL `shop { name }`); by default its myshopify.com handle. */
+  name: string;
+  domain: string;
   orders: Map<string, OrderRecord>;
   /** refund GID → order GID. */
   refunds: Map<string, string>;
@@ -98,6 +101,8 @@ export class SimState {
     let state = this.shops.get(shop);
     if (!state) {
       state = {
+        name: shop.replace(/\.myshopify\.com$/, ''),
+        domain: shop,
         orders: new Map(),
         refunds: new Map(),
         customers: new Map(),

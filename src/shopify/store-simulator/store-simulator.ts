@@ -7,6 +7,7 @@
 // oauth-routes (installs and tokens), admin-api-routes (GraphQL via graphql-js, REST), webhook-sender,
 // faults and control-api.
 
+import { buildRefundPayload } from './refund-payload.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -18,7 +19,7 @@ import { gidOf, isRecord, restGid } from './rest-values.ts';
 import { mintSessionToken } from './session-tokens.ts';
 import { SimState } from './shop-state.ts';
 import { TokenStore } from './tokens.ts';
-import type { ApiCall, StoreSimulator, StoreSimulatorOptions } from './types.ts';
+import type { ApiCall, RestRefund, StoreSimulator, StoreSimulatorOptions } from './types.ts';
 import { WebhookSender } from './webhook-sender.ts';
 
 export type * from './types.ts';
@@ -75,6 +76,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
     },
 
     addShop(shop, opts = {}) {
+      if (opts.name !== undefined) state.shop(shop).name = opts.name;
       return { accessToken: tokens.addStatic(shop, opts.scope ?? DEFAULT_SCOPES, opts.accessToken) };
     },
     uninstallShop: (shop) => tokens.uninstall(shop),
@@ -121,6 +123,13 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
       if (!stored) state.addRefund(shop, orderGid, refund);
       else if (JSON.stringify(stored.refund) !== JSON.stringify(refund)) throw new Error(`refund ${refundGid} is stored with another body`);
       return sender.send({ topic: 'refunds/create', ...overrides, address, shop, payload: refund });
+    },
+    async refund(shop, orderGid, request, address, overrides = {}) {
+      const order = simulator.order(shop, orderGid);
+      if (!order) throw new Error(`no order ${orderGid} in ${shop}`);
+      const earlier = Array.isArray(order['refunds']) ? (order['refunds'] as RestRefund[]) : [];
+      const refund = buildRefundPayload(order, earlier, request);
+      return { refund, delivery: await simulator.refundCreated(shop, refund, address, overrides) };
     },
     webhookLog: () => sender.log.map((d) => ({ ...d })),
     resetLogs() {

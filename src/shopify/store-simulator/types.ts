@@ -1,5 +1,6 @@
 // The store simulator's public face: its options, the data it takes and gives back, and the `StoreSimulator`
 // interface that tests, the demo and the bench drive.
+import type { RefundRequest } from './refund-payload.ts';
 
 export interface StoreSimulatorOptions {
   apiKey: string;
@@ -170,7 +171,8 @@ export interface StoreSimulator {
   close(): Promise<void>;
 
   /** Custom-app style: a static, non-expiring Admin API token. Generated when not given. */
-  addShop(shop: string, options?: { accessToken?: string; scope?: string }): { accessToken: string };
+  /** `name`: the shop's name in GraphQL `shop { name }` (default: its handle). */
+  addShop(shop: string, options?: { accessToken?: string; scope?: string; name?: string }): { accessToken: string };
   /** Revoke every token of the shop (what uninstalling does). */
   uninstallShop(shop: string): void;
   /** The scopes the shop granted the app (addShop, code grant or token exchange), or undefined when not installed. */
@@ -215,6 +217,17 @@ export interface StoreSimulator {
    * it as `refunds/create` the way `orderPaid` sends `orders/paid`.
    */
   refundCreated(shop: string, refund: RestRefund, address: string, overrides?: DeliveryOverrides): Promise<WebhookResult>;
+  /**
+   * Refund as a merchant would in the admin (lines, shipping, an amount, …): the body is computed the way Shopify
+   * computes it from the stored order and its earlier refunds (refund-payload.ts), stored and sent as refunds/create.
+   */
+  refund(
+    shop: string,
+    orderGid: string,
+    request: RefundRequest,
+    address: string,
+    overrides?: DeliveryOverrides,
+  ): Promise<{ refund: RestRefund; delivery: WebhookResult }>;
   webhookLog(): WebhookAttempt[];
   resetLogs(): void;
 }

@@ -1,0 +1,162 @@
+// The merchant corrects an invoice's client (DESIGN §10), under /api like the rest of the admin API: session token,
+// the token's shop only (another shop's invoice is not found).
+//   GET    /invoices/:id/client  the form's values: the stored correction, else the client as mapped or as the order says
+//   PUT    /invoices/:id/client  save a correction (JSON, validated whole: nothing saved on error) and requeue the invoice
+//   DELETE /invoices/:id/client  drop the correction
+//   POST   /invoices/:id/reinvoice  an authorized invoice to the wrong buyer: a full credit note and a new invoice to
+//                                   the client in the body (202 with both ids)
+// 409 when the invoice cannot take a correction (or a replacement) now.
+import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+import { type ClientCorrection, clientCorrectionSchema, storedCorrection } from '../../mappers/client-correction.ts';
+import { type ClientFields, clientFields } from '../../mappers/client-fields.ts';
+import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
+import type { Db } from '../db/database.ts';
+import { type CorrectionOutcome, correctClient, correctionRefusal, isCorrectable } from '../documents/correct-client.ts';
+import { reinvoice } from '../documents/reinvoice.ts';
+import { type DocumentRow, documentCalls, findDocument, pdfToken } from '../documents/store/index.ts';
+import type { Logger } from '../logger.ts';
+import type { ShopRepository } from '../shops/shop-repository.ts';
+import { zodProblems } from './admin-api.ts';
+import { documentDetail } from './invoice-view.ts';
+import { isUuid } from './list-params.ts';
+import { type SessionTokenDeps, requireSessionToken, shopOf } from './session-token.ts';
+
+export interface ClientCorrectionDeps extends SessionTokenDeps {
+  db: Db;
+  shops: Pick<ShopRepository, 'get'>;
+  /** Public origin of the app, for PDF links in the detail. */
+  appUrl: string;
+  /** Look for due invoices now (after a correction). */
+  wakeWorker: () => void;
+  logger: Logger;
+}
+
+/** GET /invoices/:id/client: what the correction form shows. */
+export interface ClientFormView {
+  correctable: boolean;
+  /** Why not, when it is not correctable. */
+  refusal: string | null;
+  correction: ClientCorrection | null;
+  fields: ClientFields;
+}
+
+export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
+  const router = Router();
+  const auth = requireSessionToken(deps);
+  const json = express.json({ limit: '16kb' });
+
+  router.get('/invoices/:id/client', auth, async (req, res) => {
+    const row = await invoiceOf(req, res);
+    if (!row) return;
+    const shop = await deps.shops.get(row.shop);
+    const parsed = row.snapshotRedacted ? undefined : parseShopifyOrder(row.snapshot);
+    const correction = storedCorrection(row.clientOverride);
+    const fields = clientFields({
+      correction,
+      document: row.document,
+      order: parsed?.ok && shop ? { order: parsed.order, settings: shop.settings.mapping } : undefined,
+    });
+    const correctable = isCorrectable(row);
+    const view: ClientFormView = {
+      correctable,
+      refusal: correctable ? null : correctionRefusal(row),
+      correction: correction ?? null,
+      fields,
+    };
+    res.set('Cache-Control', 'no-store').json(view);
+  });
+
+  router.put('/invoices/:id/client', auth, json, async (req, res) => {
+    const id = invoiceIdOf(req, res);
+    if (!id) return;
+    const correction = correctionOf(req, res);
+    if (!correction) return;
+    const shop = shopOf(res);
+    const outcome = await correctClient(deps.db, { id, shop }, correction);
+    if (outcome.kind === 'done') {
+      deps.logger.info({ shop, invoiceId: id, client: correction.type }, 'admin: client corrected, invoice requeued');
+      deps.wakeWorker();
+    }
+    await answer(res, shop, outcome);
+  });
+
+  router.delete('/invoices/:id/client', auth, async (req, res) => {
+    const id = invoiceIdOf(req, res);
+    if (!id) return;
+    const shop = shopOf(res);
+    const outcome = await correctClient(deps.db, { id, shop }, null);
+    if (outcome.kind === 'done') deps.logger.info({ shop, invoiceId: id }, 'admin: client correction removed');
+    await answer(res, shop, outcome);
+  });
+
+  router.post('/invoices/:id/reinvoice', auth, json, async (req, res) => {
+    const id = invoiceIdOf(req, res);
+    if (!id) return;
+    const correction = correctionOf(req, res);
+    if (!correction) return;
+    const shop = shopOf(res);
+    const outcome = await reinvoice(deps.db, { id, shop }, correction);
+    if (outcome.kind === 'not_found') return void res.status(404).json({ error: 'invoice not found' });
+    if (outcome.kind === 'refused') return void res.status(409).json({ error: outcome.reason });
+    deps.logger.info({ shop, invoiceId: id, creditNote: outcome.noteId, replacement: outcome.replacementId }, 'admin: invoice re-issued');
+    deps.wakeWorker();
+    res.status(202).json({ creditNoteId: outcome.noteId, invoiceId: outcome.replacementId, replaces: id });
+  });
+
+  // A body that is not JSON: say so, without repeating it (the parser's own message quotes the text).
+  router.use(((error, _req, res, next) => {
+    if ((error as { type?: unknown })?.type !== 'entity.parse.failed') return next(error);
+    res.status(400).json({ error: 'the body is not valid JSON', problems: [{ path: '(body)', message: 'is not valid JSON' }] });
+  }) as ErrorRequestHandler);
+
+  async function invoiceOf(req: Request, res: Response): Promise<DocumentRow | undefined> {
+    const id = invoiceIdOf(req, res);
+    if (!id) return undefined;
+    const row = await findDocument(deps.db, id, shopOf(res));
+    if (!row) res.status(404).json({ error: 'invoice not found' });
+    return row;
+  }
+
+  async function answer(res: Response, shop: string, outcome: CorrectionOutcome): Promise<void> {
+    if (outcome.kind === 'not_found') {
+      res.status(404).json({ error: 'invoice not found' });
+      return;
+    }
+    if (outcome.kind === 'refused') {
+      res.status(409).json({ error: outcome.reason, status: outcome.status });
+      return;
+    }
+    const [shopRow, token, calls] = await Promise.all([
+      deps.shops.get(shop),
+      pdfToken(deps.db, shop, outcome.doc.id),
+      documentCalls(deps.db, outcome.doc.id, shop),
+    ]);
+    const state = { enabled: shopRow?.enabled ?? false, pausedReason: shopRow?.pausedReason ?? null };
+    res.json({ invoice: documentDetail({ row: outcome.doc, shop: state, pdfToken: token, appUrl: deps.appUrl, calls }) });
+  }
+
+  return router;
+}
+
+/** The body as a client (JSON, validated whole); undefined with the answer sent when it is not one. */
+function correctionOf(req: Request, res: Response): ClientCorrection | undefined {
+  if (!req.is('application/json')) {
+    res.status(415).json({ error: 'send the client as JSON (Content-Type: application/json)' });
+    return undefined;
+  }
+  const parsed = clientCorrectionSchema.safeParse(req.body);
+  if (parsed.success) return parsed.data;
+  const problems = zodProblems(parsed.error);
+  res.status(400).json({ error: `invalid client: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems });
+  return undefined;
+}
+
+/** `:id` must be a UUID (400 otherwise). */
+function invoiceIdOf(req: Request, res: Response): string | undefined {
+  const id = String(req.params.id ?? '');
+  if (isUuid(id)) return id;
+  res
+    .status(400)
+    .json({ error: 'id: must be an invoice id (a UUID)', problems: [{ path: 'id', message: 'must be an invoice id (a UUID)' }] });
+  return undefined;
+}

@@ -1,0 +1,44 @@
+// The merchant corrects an invoice's client (DESIGN §10), from the admin page or the CLI: the correction, already
+// validated whole (mappers/client-correction.ts), is saved and the invoice goes back to the queue; or the correction
+// is dropped. Says why when the invoice cannot take it.
+import type { ClientCorrection } from '../../mappers/client-correction.ts';
+import type { Db } from '../db/database.ts';
+import { RETRYABLE_STATUSES, type DocumentStatus } from './document-state.ts';
+import { type DocumentRow, findDocument, removeClientCorrection, saveClientCorrection } from './store/index.ts';
+
+export type CorrectionOutcome =
+  { kind: 'done'; doc: DocumentRow } | { kind: 'not_found' } | { kind: 'refused'; status: DocumentStatus; reason: string };
+
+/** Only an invoice stopped for a person, before anything was authorized (the store's statements check the same). */
+export function isCorrectable(row: Pick<DocumentRow, 'kind' | 'step' | 'cufe' | 'status'>): boolean {
+  return (
+    row.kind === 'invoice' && row.step === 'send' && row.cufe === null && (RETRYABLE_STATUSES as readonly string[]).includes(row.status)
+  );
+}
+
+/** Why the document cannot take a correction now (English, for the API and the CLI). */
+export function correctionRefusal(row: Pick<DocumentRow, 'kind' | 'step' | 'cufe' | 'status'>): string {
+  if (row.kind !== 'invoice') return "a credit note's client is its invoice's: it cannot be corrected";
+  if (row.cufe !== null || row.step !== 'send') return `the invoice is authorized (${row.status}): its client can no longer change`;
+  return `the invoice is ${row.status}: only an invoice that needs attention or failed can be corrected`;
+}
+
+/**
+ * Save `correction` and requeue the invoice, or with null drop the stored correction. With a shop, only that shop's
+ * invoice is found (the admin API); without one (the operators' CLI), any.
+ */
+export async function correctClient(
+  db: Db,
+  target: { id: string; shop?: string },
+  correction: ClientCorrection | null,
+): Promise<CorrectionOutcome> {
+  const found = await findDocument(db, target.id, target.shop);
+  if (!found) return { kind: 'not_found' };
+  const doc = correction
+    ? await saveClientCorrection(db, found.shop, found.id, correction)
+    : await removeClientCorrection(db, found.shop, found.id);
+  if (doc) return { kind: 'done', doc };
+  // Refused by the update's own conditions: explain with the document as it is now.
+  const now = (await findDocument(db, found.id, found.shop)) ?? found;
+  return { kind: 'refused', status: now.status, reason: correctionRefusal(now) };
+}
