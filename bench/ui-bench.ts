@@ -4,7 +4,7 @@
 // on file-backed PGlite. Targets: LCP < 1 s, CLS < 0.1 (Google's "good").
 //   npm run bench -- ui        (or: node bench/ui-bench.ts)
 import { CHROMIUM, hasChromium, launchChromium } from '../test/support/chromium.ts';
-import { seedInvoices } from './admin-list-bench.ts';
+import { generateDocuments } from './admin-list-bench.ts';
 import { benchKey, int, ms, onFreshDatabase, percentile, seedShop, startIntakeApp } from './bench-support.ts';
 import type { BenchRow } from './bench-table.ts';
 import { textTable } from './bench-table.ts';
@@ -64,7 +64,7 @@ export async function run(): Promise<BenchRow[]> {
   return onFreshDatabase(undefined, async (database) => {
     const key = benchKey();
     await seedShop(database, key, SHOP, 'shpat_bench_ui');
-    await seedInvoices(database, SHOP, INVOICES, 7, 300_000);
+    await generateDocuments(database, SHOP, INVOICES, 300_000);
     const app = await startIntakeApp(database, key);
     try {
       const rows: BenchRow[] = [];

@@ -27,6 +27,7 @@ describe.each(testDatabases)('database on $name', (target) => {
     const names = rowsOf<{ table_name: string }>(rows).map((r) => r.table_name);
     expect(names).toEqual([
       'compliance_requests',
+      'document_counts',
       'document_emails',
       'document_pdfs',
       'documents',

@@ -123,16 +123,18 @@ export class DocumentRunner {
       // Claim in batches: one claim per finished document would be most of the runner's queries. With more documents
       // in hand than gateway slots, the slots stay busy while a quarter of the places refill.
       if (capacity <= 0 || (this.inFlight.size > 0 && capacity < this.claimBatch)) return;
-      const fullShops = [...this.perShop].filter(([, n]) => n >= this.o.shopConcurrency).map(([s]) => s);
-      const rows = await claimDue(this.d.db, { owner: this.owner, limit: capacity, leaseMs: this.o.leaseMs, skipShops: fullShops });
+      // The claim keeps each shop within its share here: documents only finish while it runs, never start.
+      const rows = await claimDue(this.d.db, {
+        owner: this.owner,
+        limit: capacity,
+        leaseMs: this.o.leaseMs,
+        shopLimit: this.o.shopConcurrency,
+        held: this.perShop,
+      });
       if (rows.length === 0) return;
       // One read of each shop for the batch: its settings and credentials as of this claim.
       const shopsRead = new Map<string, Promise<Shop | undefined>>();
       for (const row of rows) {
-        if ((this.perShop.get(row.shop) ?? 0) >= this.o.shopConcurrency) {
-          await releaseLease(this.d.db, row.id, this.owner);
-          continue;
-        }
         if (!shopsRead.has(row.shop)) shopsRead.set(row.shop, this.d.shops.get(row.shop));
         this.launch(row, shopsRead.get(row.shop)!);
       }

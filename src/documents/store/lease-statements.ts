@@ -1,7 +1,7 @@
 // The worker's statements on documents: claiming with a lease, lease-guarded updates, fiscal numbers, PDFs and the
 // gateway-call audit. Every update is guarded by the lease: a worker that lost its lease changes nothing.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database.ts';
 import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops, webhookDeliveries } from '../../db/schema.ts';
 import type { GatewayCallRecord } from '../../gateway/gateway-client.ts';
@@ -13,8 +13,10 @@ export interface ClaimOptions {
   owner: string;
   limit: number;
   leaseMs: number;
-  /** Shops already at their concurrency limit in this process. */
-  skipShops: string[];
+  /** Most documents of one shop this process may hold at once (WORKER_SHOP_CONCURRENCY). */
+  shopLimit: number;
+  /** Documents each shop has in this process now. */
+  held: ReadonlyMap<string, number>;
 }
 
 const leaseEnd = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
@@ -33,30 +35,62 @@ export function dueCondition() {
   );
 }
 
+/** The worker may take the row of `documents` aliased `t` now: claimable, due and not leased. */
+const takable = (t: string) =>
+  sql.raw(
+    `${t}.status in (${CLAIMABLE_STATUSES.map((s) => `'${s}'`).join(', ')}) and ${t}.next_attempt_at <= now() ` +
+      `and (${t}.lease_until is null or ${t}.lease_until <= now())`,
+  );
+
 /**
- * Take up to `limit` due documents and lease them to `owner`. SKIP LOCKED lets any number of workers claim at once
- * without waiting on or taking each other's rows; an expired lease (a crashed worker) makes a row claimable again.
- * Times come from the database clock.
+ * Take up to `limit` due documents, fairly between shops, and lease them to `owner`. Every shop with due work (and
+ * room under `shopLimit` in this process) gets its turn 1 before any shop gets its turn 2, oldest first within a
+ * turn, so one shop's flash sale does not make the others' invoices wait behind it. Each shop offers up to twice
+ * an equal share of `limit`: the second half stands in for rows another worker has just locked (the runner claims
+ * again when shops had less). The shops with due work are found by one probe each of the due index, so the claim
+ * reads about twice `limit` plus one row per shop however long the queue is. Only the
+ * chosen rows are locked, with SKIP LOCKED, so any number of workers claim at once and none takes a row another
+ * holds; the lease is checked again on the locked row. An expired lease (a crashed worker) makes a row claimable
+ * again. Times come from the database clock.
  */
 export async function claimDue(db: Db, o: ClaimOptions): Promise<DocumentRow[]> {
-  const due = db
-    .select({ id: documents.id })
-    .from(documents)
-    .innerJoin(shops, eq(shops.shop, documents.shop))
-    .where(
-      and(
-        dueCondition(),
-        or(isNull(documents.leaseUntil), lte(documents.leaseUntil, sql`now()`)),
-        o.skipShops.length > 0 ? notInArray(documents.shop, o.skipShops) : undefined,
-      ),
+  const held = JSON.stringify(Object.fromEntries(o.held));
+  const picked = db.$with('picked', { id: sql<string>`id`.as('id') }).as(sql`
+    with recursive due_shops(shop) as (
+      (select d.shop from ${documents} d where ${takable('d')} order by d.shop limit 1)
+      union all
+      select (select d.shop from ${documents} d where d.shop > due_shops.shop and ${takable('d')} order by d.shop limit 1)
+      from due_shops where due_shops.shop is not null
+    ),
+    open_shops as (
+      select due_shops.shop, ${o.shopLimit} - coalesce(held.n, 0) as room
+      from due_shops
+      join ${shops} s on s.shop = due_shops.shop and s.enabled and s.installed and s.paused_reason is null
+      left join (select key as shop, value::int as n from json_each_text(${held}::json)) held on held.shop = due_shops.shop
+      where coalesce(held.n, 0) < ${o.shopLimit}
+    ),
+    candidates as (
+      select due.id, due.turn, due.next_attempt_at
+      from open_shops cross join lateral (
+        select d.id, d.next_attempt_at, row_number() over (order by d.next_attempt_at) as turn
+        from ${documents} d
+        where d.shop = open_shops.shop and ${takable('d')}
+        order by d.next_attempt_at
+        limit least(open_shops.room, 2 * ceil(${o.limit}::numeric / (select count(*) from open_shops)))
+      ) due
+      order by due.turn, due.next_attempt_at
+      limit ${2 * o.limit}
     )
-    .orderBy(asc(documents.nextAttemptAt))
-    .limit(o.limit)
-    .for('update', { of: documents, skipLocked: true });
+    select d.id from ${documents} d join candidates c on c.id = d.id
+    where ${takable('d')}
+    order by c.turn, c.next_attempt_at
+    limit ${o.limit}
+    for update of d skip locked`);
   return db
+    .with(picked)
     .update(documents)
     .set({ leaseOwner: o.owner, leaseUntil: leaseEnd(o.leaseMs), updatedAt: sql`now()` })
-    .where(inArray(documents.id, due))
+    .where(inArray(documents.id, db.select({ id: picked.id }).from(picked)))
     .returning();
 }
 

@@ -1,0 +1,239 @@
+// One run of the whole pipeline, for the end-to-end and fairness benches: the app in its own process (file-backed
+// PGlite as deployed by default, or a fresh PostgreSQL database), the sandbox gateway in its own (200 ms per answer),
+// the store simulator in this one; paid orders delivered as the plan says (a burst as fast as Shopify sends one, or
+// each at its moment), until every invoice is written back to its order's metafields. Then, from the database: each
+// invoice's time to invoice (webhook received → metafields written) and the gateway calls as the app timed them.
+//
+// The limit: each invoice makes two gateway calls in sequence (SendDocument, then DownloadPDF), each taking the
+// gateway's latency, and the app keeps at most GATEWAY_CONCURRENCY calls in flight; so no design with that many calls
+// in flight can do better than concurrency ÷ (2 × latency) invoices per second. The worker holds twice as many
+// invoices as gateway slots, so their database and Shopify work overlaps the calls.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { type DatabaseTarget, openDatabase, rowsOf } from '../src/db/database.ts';
+import { documents, gatewayCalls } from '../src/db/schema.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
+import { startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
+import { spawnApp } from '../test/support/app-process.ts';
+import { createFreshPostgresDatabase } from '../test/support/databases.ts';
+import { freePort } from '../test/support/harness.ts';
+import {
+  BENCH_API_KEY,
+  BENCH_API_SECRET,
+  cpuMs,
+  int,
+  paidOrder,
+  peakRss,
+  seedShop,
+  sleep,
+  startSandboxProcess,
+  tempDir,
+} from './bench-support.ts';
+
+export const LATENCY_MS = 200;
+export const CALLS_PER_INVOICE = 2;
+/** Deliveries of a burst in flight at once, like Shopify's. */
+const BURST_CONNECTIONS = 50;
+const METAFIELD_KEYS = 6;
+
+/** Invoices per second the gateway allows with `concurrency` calls in flight. */
+export function gatewayLimit(concurrency: number): number {
+  return concurrency / (CALLS_PER_INVOICE * (LATENCY_MS / 1000));
+}
+
+export interface Delivery {
+  shop: string;
+  orderId: number;
+  /** When to send it, in ms after the start; without it, in the burst (as fast as its connections go). */
+  atMs?: number;
+}
+
+export interface RunPlan {
+  /** A PostgreSQL server for a fresh database; undefined: file-backed PGlite. */
+  postgresUrl: string | undefined;
+  shops: readonly string[];
+  deliveries: readonly Delivery[];
+  /** GATEWAY_CONCURRENCY; the worker holds twice as many documents, and so may one shop. */
+  concurrency: number;
+  /** Longest the run may take before it stops and reports what it has. */
+  maxSeconds: number;
+  extraEnv?: Record<string, string>;
+}
+
+export interface GatewayTimes {
+  /** Mean time an invoice spent waiting on gateway calls (all its calls). */
+  perInvoice: number;
+  /** One call's duration as the app timed it: median and 99th percentile. */
+  p50: number;
+  p99: number;
+}
+
+/** An invoice written back: its shop and its times (ms since the epoch, the database's clock). */
+export interface InvoiceTimes {
+  shop: string;
+  receivedAt: number;
+  writtenBackAt: number;
+}
+
+export interface RunResult {
+  seconds: number;
+  intakeSeconds: number;
+  drainSeconds: number;
+  /** Invoices written back (all of them unless the run hit maxSeconds). */
+  done: number;
+  non200: number;
+  rss: number | undefined;
+  sendDocuments: number;
+  /** Documents the gateway issued: one per invoice written back, or some invoice was issued twice. */
+  issued: number;
+  gateway: GatewayTimes;
+  invoices: InvoiceTimes[];
+  cpu: { app?: number; sandbox?: number; bench: number };
+}
+
+/** Time to invoice of each of these invoices, in ms. */
+export function timesToInvoice(invoices: readonly InvoiceTimes[]): number[] {
+  return invoices.map((i) => i.writtenBackAt - i.receivedAt);
+}
+
+export async function runPipeline(plan: RunPlan): Promise<RunResult> {
+  const tmp = tempDir('fe-bench-e2e-');
+  const fresh = plan.postgresUrl ? await createFreshPostgresDatabase(plan.postgresUrl) : undefined;
+  const target: DatabaseTarget = fresh ? { kind: 'postgres', url: fresh.url } : { kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') };
+  const sandbox = await startSandboxProcess({ latencyMs: LATENCY_MS, seed: 7 });
+  const simulator = await startStoreSimulator({ apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET });
+  const key = randomBytes(32);
+  let app: ReturnType<typeof spawnApp> | undefined;
+  try {
+    // PGlite's data directory holds one process at a time: seed, close, then start the app on it.
+    const seedDb = await openDatabase(target);
+    for (const shop of plan.shops) await seedShop(seedDb, key, shop, simulator.addShop(shop).accessToken);
+    await seedDb.close();
+
+    const port = await freePort();
+    app = spawnApp({
+      // Development only because the Admin API is the simulator (production refuses that); same code path.
+      NODE_ENV: 'development',
+      SHOPIFY_ADMIN_API_ORIGIN: simulator.origin,
+      PORT: String(port),
+      BIND_ADDRESS: '127.0.0.1',
+      DATA_DIR: tmp.dir,
+      ...(fresh ? { DATABASE_URL: fresh.url } : {}),
+      SHOPIFY_API_KEY: BENCH_API_KEY,
+      SHOPIFY_API_SECRET: BENCH_API_SECRET,
+      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
+      GATEWAY_BASE_URL: sandbox.url,
+      GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
+      ENCRYPTION_KEY: key.toString('hex'),
+      GATEWAY_CONCURRENCY: String(plan.concurrency),
+      WORKER_CONCURRENCY: String(2 * plan.concurrency),
+      WORKER_SHOP_CONCURRENCY: String(2 * plan.concurrency),
+      GATEWAY_TIMEOUT_MS: '10000',
+      ...plan.extraEnv,
+    });
+    await app.ready;
+    const pid = app.child.pid!;
+    const address = `http://127.0.0.1:${port}/webhooks/orders/paid`;
+    const bodies = plan.deliveries.map((d) => paidOrder(d.orderId));
+    const limit = gatewayLimit(plan.concurrency);
+
+    const cpu0 = { app: cpuMs(pid), sandbox: cpuMs(sandbox.pid), bench: process.cpuUsage() };
+    const started = performance.now();
+    let non200 = 0;
+    const deliver = async (i: number) => {
+      const result = await simulator.orderPaid(plan.deliveries[i]!.shop, bodies[i]!, address);
+      if (result.status !== 200) non200++;
+    };
+    const burst = plan.deliveries.flatMap((d, i) => (d.atMs === undefined ? [i] : []));
+    const timed = plan.deliveries.flatMap((d, i) => (d.atMs === undefined ? [] : [i]));
+    let next = 0;
+    const delivering = Promise.all([
+      ...Array.from({ length: Math.min(BURST_CONNECTIONS, burst.length) }, async () => {
+        while (next < burst.length) await deliver(burst[next++]!);
+      }),
+      ...timed.map(async (i) => {
+        await sleep(Math.max(0, started + plan.deliveries[i]!.atMs! - performance.now()));
+        await deliver(i);
+      }),
+    ]).then(() => performance.now());
+
+    const pending = new Map(plan.deliveries.map((d) => [`gid://shopify/Order/${d.orderId}`, d.shop]));
+    let lastReport = started;
+    while (pending.size > 0) {
+      await sleep(100);
+      for (const [gid, shop] of pending) if (simulator.metafields(gid, shop).length === METAFIELD_KEYS) pending.delete(gid);
+      const now = performance.now();
+      if (now - lastReport > 10_000) {
+        lastReport = now;
+        const done = plan.deliveries.length - pending.size;
+        console.log(
+          `  ${((now - started) / 1000).toFixed(0)} s: ${int(done)} written back (${(done / ((now - started) / 1000)).toFixed(1)}/s, limit ${int(limit)}/s)`,
+        );
+      }
+      // The bench must end: past the cap the rate so far is the figure, marked as stopped.
+      if (now - started > plan.maxSeconds * 1000) break;
+    }
+    const finished = performance.now();
+    const intakeDone = await delivering;
+    const benchCpu = process.cpuUsage(cpu0.bench);
+    const appCpu = cpuMs(pid);
+    const sandboxCpu = cpuMs(sandbox.pid);
+    const rss = peakRss(pid);
+    const stats = (await (await fetch(`${sandbox.url}/_sandbox/stats`)).json()) as { requests: { SendDocument: number }; issued: number };
+    // Read after the app stops (PGlite admits one process at a time).
+    await app.kill('SIGTERM');
+    app = undefined;
+    const { gateway, invoices } = await readTimes(target);
+    return {
+      gateway,
+      invoices,
+      seconds: (finished - started) / 1000,
+      intakeSeconds: (intakeDone - started) / 1000,
+      drainSeconds: (finished - intakeDone) / 1000,
+      done: plan.deliveries.length - pending.size,
+      rss,
+      sendDocuments: stats.requests.SendDocument,
+      issued: stats.issued,
+      non200,
+      cpu: {
+        ...(appCpu !== undefined && cpu0.app !== undefined ? { app: appCpu - cpu0.app } : {}),
+        ...(sandboxCpu !== undefined && cpu0.sandbox !== undefined ? { sandbox: sandboxCpu - cpu0.sandbox } : {}),
+        bench: (benchCpu.user + benchCpu.system) / 1000,
+      },
+    };
+  } finally {
+    await app?.kill('SIGTERM');
+    await simulator.close();
+    await sandbox.stop();
+    await fresh?.drop();
+    tmp.remove();
+  }
+}
+
+async function readTimes(target: DatabaseTarget): Promise<{ gateway: GatewayTimes; invoices: InvoiceTimes[] }> {
+  const database = await openDatabase(target);
+  try {
+    const [row] = await database.db
+      .select({
+        total: sql<number>`coalesce(sum(${gatewayCalls.durationMs}), 0)::float8`,
+        invoices: sql<number>`count(distinct ${gatewayCalls.documentId})::int`,
+        p50: sql<number>`percentile_cont(0.5) within group (order by ${gatewayCalls.durationMs})::float8`,
+        p99: sql<number>`percentile_cont(0.99) within group (order by ${gatewayCalls.durationMs})::float8`,
+      })
+      .from(gatewayCalls);
+    const gateway =
+      !row || row.invoices === 0
+        ? { perInvoice: Number.NaN, p50: Number.NaN, p99: Number.NaN }
+        : { perInvoice: row.total / row.invoices, p50: row.p50, p99: row.p99 };
+    // created_at is the intake's transaction (the webhook received); written_back_at is set once Shopify took the metafields.
+    const invoices = rowsOf<{ shop: string; received: number; written: number }>(
+      await database.db.execute(sql`
+        select shop, extract(epoch from created_at)::float8 * 1000 as received, extract(epoch from written_back_at)::float8 * 1000 as written
+        from ${documents} where written_back_at is not null`),
+    ).map((r) => ({ shop: r.shop, receivedAt: Number(r.received), writtenBackAt: Number(r.written) }));
+    return { gateway, invoices };
+  } finally {
+    await database.close();
+  }
+}
