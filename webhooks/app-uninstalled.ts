@@ -1,21 +1,15 @@
 // app/uninstalled: the shop's access is gone, so its sessions go too, and the shop stops invoicing.
 // Its invoices stay (the operator can still read them) until shop/redact.
-import type { Shopify } from '@shopify/shopify-api';
 import type { RequestHandler } from 'express';
-import type { Db } from '../src/db/database.ts';
 import { recordDelivery } from '../src/documents/store/index.ts';
-import type { Logger } from '../src/logger.ts';
 import type { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
 import { answer } from '../src/http/webhook-body.ts';
-import { deliveryOf, verifyWebhook } from './verify-webhook.ts';
+import { type WebhookDeps, deliveryOf, verifyWebhook } from './verify-webhook.ts';
 
-export interface AppUninstalledDeps {
-  shopify: Shopify;
-  db: Db;
+export interface AppUninstalledDeps extends WebhookDeps {
   sessions: Pick<EncryptedSessionStorage, 'deleteShopSessions'>;
   shops: Pick<ShopRepository, 'markUninstalled'>;
-  logger: Logger;
 }
 
 export function appUninstalledWebhook(deps: AppUninstalledDeps): RequestHandler {

@@ -1,11 +1,9 @@
 // The mandatory privacy topics at one address: customers/data_request, customers/redact, shop/redact.
 // Each request and what we did about it is recorded in compliance_requests (without the data it erased).
-import type { Shopify } from '@shopify/shopify-api';
 import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import type { Db } from '../src/db/database.ts';
 import { complianceRequests } from '../src/db/schema.ts';
-import type { Logger } from '../src/logger.ts';
 import {
   customerRedactPayloadSchema,
   dataRequestPayloadSchema,
@@ -17,15 +15,11 @@ import { customerDataReport } from '../src/privacy/customer-data-report.ts';
 import { redactCustomer } from '../src/privacy/customer-redaction.ts';
 import { redactShop } from '../src/privacy/shop-redaction.ts';
 import { answer } from '../src/http/webhook-body.ts';
-import { hmacMatches, verifyWebhook } from './verify-webhook.ts';
+import { type WebhookDeps, hmacMatches, verifyWebhook } from './verify-webhook.ts';
 
 export const COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
 
-export interface ComplianceDeps {
-  shopify: Shopify;
-  db: Db;
-  logger: Logger;
-}
+export type ComplianceDeps = WebhookDeps;
 
 /** What was done, for the response and the log: counts only, never the personal data itself. */
 type Handled = { outcome: string; summary: Record<string, unknown>; payload: unknown; result: unknown };

@@ -2,52 +2,52 @@
 // shop that does not invoice (answered 200, so Shopify does not retry for hours), or store the document with its
 // delivery, grouped with concurrent deliveries, and answer. Nothing slow happens here: the gateway and Shopify are the
 // runner's business. A topic differs only in how its body reads (orders-paid.ts, refunds-create.ts).
-import type { Shopify } from '@shopify/shopify-api';
 import type { RequestHandler } from 'express';
-import type { Db } from '../src/db/database.ts';
+import { DGI_DOCUMENT_TYPE } from '../src/documents/document-state.ts';
 import type { IntakeBatcher } from '../src/documents/intake-batcher.ts';
 import { type NewDocument, recordDelivery } from '../src/documents/store/index.ts';
 import { answer } from '../src/http/webhook-body.ts';
 import { readWebhookJson } from '../src/http/webhook-json.ts';
-import type { Logger } from '../src/logger.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
-import { deliveryOf, verifyWebhook } from './verify-webhook.ts';
+import { type WebhookDeps, deliveryOf, verifyWebhook } from './verify-webhook.ts';
 
-export interface DocumentWebhookDeps {
-  shopify: Shopify;
-  db: Db;
+export interface DocumentWebhookDeps extends WebhookDeps {
   shops: Pick<ShopRepository, 'intakeStatus'>;
   /** Writes the document and the delivery together, grouped with concurrent deliveries. */
   intake: Pick<IntakeBatcher, 'enqueue'>;
-  logger: Logger;
   /** Tell the runner there is work (same process). */
   onStored: () => void;
 }
 
-/** A body read as a document of `shop`, with what names it in the log; or what is wrong with it. */
-export type DocumentReading = { ok: true; document: NewDocument; about: Record<string, string> } | { ok: false; error: string };
+/** What a body says its document is about (the rest comes from the delivery), and what names it in the log. */
+export type DocumentSource = Omit<NewDocument, 'shop' | 'documentType' | 'rawSnapshot'>;
+export type DocumentReading = { ok: true; source: DocumentSource; about: Record<string, string> } | { ok: false; error: string };
 
-export type ReadDocument = (shop: string, value: unknown, text: string) => DocumentReading;
-
-export function documentWebhook(deps: DocumentWebhookDeps, topic: string, read: ReadDocument): RequestHandler {
+export function documentWebhook(
+  deps: DocumentWebhookDeps,
+  topic: string,
+  read: (value: unknown, text: string) => DocumentReading,
+): RequestHandler {
   return async (req, res) => {
     const verified = verifyWebhook(deps.shopify, req, [topic]);
     if (!verified.ok) return answer(res, verified.status, { error: verified.error });
     const { webhook } = verified;
     const body = readWebhookJson(webhook.rawBody);
     if (!body.ok) return answer(res, 400, { error: body.error });
-    const reading = read(webhook.shop, body.value, body.text);
+    const reading = read(body.value, body.text);
     if (!reading.ok) return answer(res, 400, { error: reading.error });
+    const { source } = reading;
 
     const delivery = deliveryOf(webhook);
     const shop = await deps.shops.intakeStatus(webhook.shop);
     if (!shop || !shop.installed || !shop.enabled) {
       const outcome = !shop || !shop.installed ? 'shop_not_installed' : 'shop_not_enabled';
-      await recordDelivery(deps.db, webhook.shop, delivery, outcome, reading.document.orderGid);
+      await recordDelivery(deps.db, webhook.shop, delivery, outcome, source.orderGid);
       deps.logger.info({ shop: webhook.shop, ...reading.about, outcome }, `${topic} not processed`);
       return answer(res, 200, { outcome });
     }
-    const outcome = await deps.intake.enqueue(reading.document, delivery);
+    const document = { ...source, shop: webhook.shop, documentType: DGI_DOCUMENT_TYPE[source.kind], rawSnapshot: body.text };
+    const outcome = await deps.intake.enqueue(document, delivery);
     if (outcome === 'stored') deps.onStored();
     answer(res, 200, { outcome });
   };

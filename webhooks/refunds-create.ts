@@ -2,32 +2,17 @@
 // its invoice, never beyond it) is the runner's business.
 import type { RequestHandler } from 'express';
 import { refundIdentity } from '../mappers/refund-identity.ts';
-import { DGI_DOCUMENT_TYPE } from '../src/documents/document-state.ts';
 import { type DocumentReading, type DocumentWebhookDeps, documentWebhook } from './document-webhook.ts';
 
 export function refundsCreateWebhook(deps: DocumentWebhookDeps): RequestHandler {
   return documentWebhook(deps, 'refunds/create', creditNoteOf);
 }
 
-function creditNoteOf(shop: string, value: unknown, text: string): DocumentReading {
-  const identity = refundIdentity(value, text);
-  if (!identity.ok) return { ok: false, error: `not a refund: ${identity.path} ${identity.problem}` };
-  const refund = identity.identity;
-  return {
-    ok: true,
-    about: { refund: refund.refundGid },
-    document: {
-      shop,
-      kind: 'credit_note',
-      sourceKey: refund.refundGid,
-      documentType: DGI_DOCUMENT_TYPE.credit_note,
-      orderGid: refund.orderGid,
-      // A refund's body has no order name: it is taken from the order's invoice.
-      orderName: undefined,
-      totalCents: refund.refundedCents,
-      currency: refund.currency ?? 'USD',
-      test: refund.test,
-      rawSnapshot: text,
-    },
-  };
+function creditNoteOf(value: unknown, text: string): DocumentReading {
+  const read = refundIdentity(value, text);
+  if (!read.ok) return { ok: false, error: `not a refund: ${read.path} ${read.problem}` };
+  const { refundGid, orderGid, refundedCents, currency, test } = read.identity;
+  // A refund's body has no order name: the note takes its invoice's.
+  const source = { kind: 'credit_note', sourceKey: refundGid, orderGid, orderName: undefined, totalCents: refundedCents, test } as const;
+  return { ok: true, source: { ...source, currency: currency ?? 'USD' }, about: { refund: refundGid } };
 }

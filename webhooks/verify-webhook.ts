@@ -7,7 +7,16 @@ import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from 'no
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Shopify } from '@shopify/shopify-api';
 import type { Request } from 'express';
+import type { Db } from '../src/db/database.ts';
 import type { DeliveryFacts } from '../src/documents/store/index.ts';
+import type { Logger } from '../src/logger.ts';
+
+/** What every webhook handler is given. */
+export interface WebhookDeps {
+  shopify: Shopify;
+  db: Db;
+  logger: Logger;
+}
 
 export interface VerifiedWebhook {
   topic: string;
