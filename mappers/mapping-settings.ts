@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { formatFraction, parseFraction } from './money.ts';
 import { findLocationByCode } from './panama-locations.ts';
+import CODES from './data/dgi-codes.json' with { type: 'json' };
 
 /** A code table: code → what it means (reference/panama-fe.md §3), used for values and messages. */
 type CodeTable = Readonly<Record<string, string>>;
@@ -23,71 +24,21 @@ function codeEnum(field: string, table: CodeTable) {
   return z.enum(codes, { error: `${field} must be one of: ${list}` });
 }
 
-// Reference §3.2–§3.5.
-export const TYPE_EMISSION: CodeTable = {
-  '01': 'prior authorisation, normal',
-  '02': 'prior authorisation, contingency',
-  '03': 'later authorisation, normal',
-  '04': 'later authorisation, contingency',
-};
-export const TYPE_DOCUMENT: CodeTable = {
-  '01': 'internal sale invoice',
-  '02': 'import invoice',
-  '03': 'export invoice',
-  '04': 'credit note referring to invoices',
-  '05': 'debit note referring to invoices',
-  '06': 'generic credit note',
-  '07': 'generic debit note',
-  '08': 'free-zone invoice',
-  '09': 'reimbursement',
-  '10': 'foreign operation invoice',
-};
-export const NATURE_OPERATION: CodeTable = {
-  '01': 'sale',
-  '02': 'export',
-  '03': 're-export',
-  '04': 'sale from a foreign source',
-  '10': 'transfer',
-  '11': 'return',
-  '12': 'consignment',
-  '13': 'remittance',
-  '14': 'free delivery',
-  '20': 'purchase',
-  '21': 'import',
-};
-export const TYPE_OPERATION: CodeTable = { '1': 'sale', '2': 'purchase' };
-export const DESTINATION_OPERATION: CodeTable = { '1': 'Panama', '2': 'abroad' };
-export const FORMAT_CAFE: CodeTable = { '1': 'no printed invoice', '2': 'receipt roll', '3': 'letter-size paper' };
-export const DELIVERY_CAFE: CodeTable = { '1': 'no printed invoice', '2': 'delivered on paper', '3': 'sent electronically' };
-export const SHIPPING_CONTAINER: CodeTable = { '1': 'normal', '2': 'the client exempts the issuer from sending the XML' };
-export const PROCESS_GENERATION: CodeTable = {
-  '1': "the taxpayer's own billing system",
-  '2': 'a contracted third party',
-  '3': 'a free third-party solution',
-  '4': 'the DGI web site',
-  '5': 'the DGI mobile app',
-};
-export const TYPE_SALE: CodeTable = {
-  '1': 'sale in the course of business',
-  '2': 'sale of a fixed asset',
-  '3': 'sale of real estate',
-  '4': 'provision of a service',
-};
-/** Reference §3.10. 09 and 99 are listed by the PAC; 99 needs a description the gateway cannot carry. */
-export const PAYMENT_FORM: CodeTable = {
-  '01': 'credit',
-  '02': 'cash',
-  '03': 'credit card',
-  '04': 'debit card',
-  '05': 'loyalty card',
-  '06': 'voucher',
-  '07': 'gift card',
-  '08': 'bank transfer or deposit',
-  '09': 'cheque',
-  '99': 'other',
-};
-/** Reference §3.9: ITBMS rate code → rate. */
-export const ITBMS_RATE: CodeTable = { '00': '0 %', '01': '7 %', '02': '10 %', '03': '15 %' };
+// The DGI's code tables (reference §3.2–§3.10; 09 and 99 of the payment forms are listed by the PAC, 99 needs a description
+// the gateway cannot carry) and the default payment-form table, as data.
+export const TYPE_EMISSION: CodeTable = CODES.typeEmission;
+export const TYPE_DOCUMENT: CodeTable = CODES.typeDocument;
+export const NATURE_OPERATION: CodeTable = CODES.natureOperation;
+export const TYPE_OPERATION: CodeTable = CODES.typeOperation;
+export const DESTINATION_OPERATION: CodeTable = CODES.destinationOperation;
+export const FORMAT_CAFE: CodeTable = CODES.formatCafe;
+export const DELIVERY_CAFE: CodeTable = CODES.deliveryCafe;
+export const SHIPPING_CONTAINER: CodeTable = CODES.shippingContainer;
+export const PROCESS_GENERATION: CodeTable = CODES.processGeneration;
+export const TYPE_SALE: CodeTable = CODES.typeSale;
+export const PAYMENT_FORM: CodeTable = CODES.paymentForm;
+/** ITBMS rate code → rate. */
+export const ITBMS_RATE: CodeTable = CODES.itbmsRate;
 
 /**
  * Payment gateway names (lower case, as Shopify writes them in `payment_gateway_names`) → payment form.
@@ -96,28 +47,7 @@ export const ITBMS_RATE: CodeTable = { '00': '0 %', '01': '7 %', '02': '10 %', '
  * names are the manual payment methods Panamanian shops commonly create. A shop's own table is
  * merged over this one, so a merchant can add names or change any of these.
  */
-export const DEFAULT_PAYMENT_FORMS: Readonly<Record<string, string>> = {
-  shopify_payments: '03',
-  stripe: '03',
-  paypal: '03',
-  bogus: '03',
-  authorize_net: '03',
-  braintree: '03',
-  adyen: '03',
-  checkout_com: '03',
-  gift_card: '07',
-  'cash on delivery (cod)': '02',
-  cash: '02',
-  'pago contra entrega': '02',
-  efectivo: '02',
-  'bank deposit': '08',
-  manual: '08',
-  'money order': '08',
-  'transferencia bancaria': '08',
-  'depósito bancario': '08',
-  ach: '08',
-  yappy: '08',
-};
+export const DEFAULT_PAYMENT_FORMS: CodeTable = CODES.defaultPaymentForms;
 
 const transactionDefaultsSchema = z.object({
   typeEmission: codeEnum('typeEmission', TYPE_EMISSION).default('01'),
