@@ -31,8 +31,8 @@ export const TYPE_DOCUMENT: CodeTable = CODES.typeDocument;
 export const NATURE_OPERATION: CodeTable = CODES.natureOperation;
 export const TYPE_OPERATION: CodeTable = CODES.typeOperation;
 export const DESTINATION_OPERATION: CodeTable = CODES.destinationOperation;
-export const FORMAT_CAFE: CodeTable = CODES.formatCafe;
-export const DELIVERY_CAFE: CodeTable = CODES.deliveryCafe;
+export const FORMAT_CAFE: CodeTable = CODES.formatCAFE;
+export const DELIVERY_CAFE: CodeTable = CODES.deliveryCAFE;
 export const SHIPPING_CONTAINER: CodeTable = CODES.shippingContainer;
 export const PROCESS_GENERATION: CodeTable = CODES.processGeneration;
 export const TYPE_SALE: CodeTable = CODES.typeSale;
@@ -49,6 +49,9 @@ export const ITBMS_RATE: CodeTable = CODES.itbmsRate;
  */
 export const DEFAULT_PAYMENT_FORMS: CodeTable = CODES.defaultPaymentForms;
 
+/** Every code table by the field it codes, for the settings form's choices. */
+export const CODE_TABLES: Readonly<Record<string, CodeTable>> = (({ $comment: _, defaultPaymentForms: _d, ...tables }) => tables)(CODES);
+
 const transactionDefaultsSchema = z.object({
   typeEmission: codeEnum('typeEmission', TYPE_EMISSION).default('01'),
   typeDocument: codeEnum('typeDocument', TYPE_DOCUMENT).default('01'),
@@ -62,6 +65,8 @@ const transactionDefaultsSchema = z.object({
   processGeneration: codeEnum('processGeneration', PROCESS_GENERATION).default('1'),
   typeSale: codeEnum('typeSale', TYPE_SALE).default('1'),
 });
+/** The document's coded values a shop sets, in the form's order. */
+export const TRANSACTION_DEFAULT_FIELDS = Object.keys(transactionDefaultsSchema.shape);
 
 /**
  * Who gives the buyer the CAFE (the PDF): the app e-mails it, the certification provider e-mails it itself, or the

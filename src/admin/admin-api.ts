@@ -4,22 +4,7 @@
 import type { Shopify } from '@shopify/shopify-api';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { z } from 'zod';
-import {
-  DEFAULT_PAYMENT_FORMS,
-  DELIVERY_CAFE,
-  DESTINATION_OPERATION,
-  FORMAT_CAFE,
-  ITBMS_RATE,
-  NATURE_OPERATION,
-  PAYMENT_FORM,
-  PROCESS_GENERATION,
-  SHIPPING_CONTAINER,
-  TYPE_DOCUMENT,
-  TYPE_EMISSION,
-  TYPE_OPERATION,
-  TYPE_SALE,
-  ownEntry,
-} from '../../mappers/mapping-settings.ts';
+import { CODE_TABLES, DEFAULT_PAYMENT_FORMS, TRANSACTION_DEFAULT_FIELDS, ownEntry } from '../../mappers/mapping-settings.ts';
 import type { Db } from '../db/database.ts';
 import { CREDENTIAL_FIELDS, type GatewayCredentials } from '../gateway/gateway-types.ts';
 import type { GatewaySettings } from '../gateway/gateway-client.ts';
@@ -116,22 +101,6 @@ function nextDayStart(date: string): Date {
   return new Date(dayStart(date).getTime() + 24 * 3600 * 1000);
 }
 
-/** Code tables for the form's selects: the server's lists, so the page never drifts from the schema. */
-const CHOICES = {
-  typeEmission: TYPE_EMISSION,
-  typeDocument: TYPE_DOCUMENT,
-  natureOperation: NATURE_OPERATION,
-  typeOperation: TYPE_OPERATION,
-  destinationOperation: DESTINATION_OPERATION,
-  formatCAFE: FORMAT_CAFE,
-  deliveryCAFE: DELIVERY_CAFE,
-  shippingContainer: SHIPPING_CONTAINER,
-  processGeneration: PROCESS_GENERATION,
-  typeSale: TYPE_SALE,
-  paymentForm: PAYMENT_FORM,
-  itbmsRate: ITBMS_RATE,
-};
-
 /** The shop's own payment-form entries: those that differ from the built-in table. */
 export function ownPaymentForms(table: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(table).filter(([name, code]) => ownEntry(DEFAULT_PAYMENT_FORMS, name) !== code));
@@ -169,8 +138,11 @@ async function shopView(deps: AdminApiDeps, shop: Shop) {
     complete: missing.length === 0,
     missing,
     counts: await countByStatus(deps.db, shop.shop),
-    choices: CHOICES,
+    // Code tables for the form's selects: the server's lists, so the page never drifts from the schema.
+    choices: CODE_TABLES,
     defaultPaymentForms: DEFAULT_PAYMENT_FORMS,
+    // The form's fields, from the schemas: the page never keeps its own list.
+    fields: { credentials: CREDENTIAL_FIELDS, transactionDefaults: TRANSACTION_DEFAULT_FIELDS },
   };
 }
 

@@ -50,6 +50,7 @@ export interface ShopView {
   counts: StatusCounts;
   choices: Record<string, Record<string, string>>;
   defaultPaymentForms: Record<string, string>;
+  fields: { credentials: string[]; transactionDefaults: string[] };
 }
 
 /** The parts of the gateway document the page shows; the rest is shown as JSON. */

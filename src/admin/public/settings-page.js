@@ -6,25 +6,13 @@ import { banner, busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createFields, parseTable, validateBillingPoint, validateBranch } from './settings-fields.js';
 
-const CREDENTIALS = ['GW_Company', 'GW_Token', 'Id_Pac', 'Enterprise', 'Company', 'Token'];
 const SECRET_CREDENTIALS = new Set(['GW_Token', 'Token']);
-const TRANSACTION_DEFAULTS = [
-  'typeEmission',
-  'typeDocument',
-  'natureOperation',
-  'typeOperation',
-  'destinationOperation',
-  'formatCAFE',
-  'deliveryCAFE',
-  'shippingContainer',
-  'processGeneration',
-  'typeSale',
-];
 const ATTRIBUTES = ['ruc', 'dv', 'businessName', 'address', 'locationCode'];
 
 /** @param {HTMLElement} container @param {import('./page-types').PageContext} ctx */
 export async function renderSettings(container, ctx) {
   let shop = ctx.shop;
+  const { credentials: CREDENTIALS, transactionDefaults: TRANSACTION_DEFAULTS } = shop.fields;
   const settings = shop.settings;
   const mapping = settings.mapping;
   const fields = createFields();

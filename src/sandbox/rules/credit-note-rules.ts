@@ -6,17 +6,8 @@ import { parseCufe } from '../../../mappers/cufe.ts';
 import { REFERENCE_FIELDS, type ReferencedDocument } from '../../../mappers/gateway-document.ts';
 import { formatCents, parseCents, type Cents } from '../../../mappers/money.ts';
 import { CREDIT_NOTE, NOTE_TYPES } from './code-tables.ts';
-import {
-  asObject,
-  firstOf,
-  invalid,
-  missing,
-  requireNonEmptyArray,
-  requireString,
-  rule,
-  type Json,
-  type RuleProblem,
-} from './rule-problem.ts';
+import type { Json, RuleProblem } from './rule-problem.ts';
+import { asObject, firstOf, invalid, missing, requireNonEmptyArray, requireString, rule } from './rule-problem.ts';
 import { badDateFormat, parseDateBroadcast } from './transaction-rules.ts';
 
 const { list: LIST, date: DATE, cufe: CUFE, paperNumber: PAPER, fiscalPrinterNumber: FISCAL_PRINTER } = REFERENCE_FIELDS;

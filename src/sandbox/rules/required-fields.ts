@@ -1,56 +1,8 @@
 // 109: the fields the gateway requires, checked before any other rule (reference §2, spec/gateway-api.md).
 import { CREDENTIAL_FIELDS } from '../../gateway/gateway-types.ts';
-import {
-  asObject,
-  firstOf,
-  invalid,
-  missing,
-  requireNonEmptyArray,
-  requireString,
-  optionalString,
-  type Json,
-  type RuleProblem,
-} from './rule-problem.ts';
-
-const DATA_TRANSACTION_FIELDS = [
-  'typeEmission',
-  'typeDocument',
-  'numberDocumentFiscal',
-  'pointBillingFiscal',
-  'dateBroadcast',
-  'natureOperation',
-  'typeOperation',
-  'destinationOperation',
-  'formatCAFE',
-  'deliveryCAFE',
-  'shippingContainer',
-  'processGeneration',
-  'typeSale',
-] as const;
-const ITEM_FIELDS = [
-  'description',
-  'code',
-  'amount',
-  'priceUnit',
-  'priceUnitDiscount',
-  'priceItem',
-  'rateITBMS',
-  'valueITBMS',
-  'totalValue',
-] as const;
-const TOTALS_FIELDS = [
-  'totalPriceNet',
-  'totalITBMS',
-  'totalAmountTaxed',
-  'totalInvoice',
-  'totalValueReceived',
-  'timePayment',
-  'nroItems',
-  'totalAllItems',
-] as const;
-const PAYMENT_FIELDS = ['formPaymentInvoice', 'valueFeePaid'] as const;
-/** Client fields the taxpayer and government types must carry (§3.6). */
-const CLIENT_FIELDS_WITH_RUC = ['typeTaxpayer', 'numberRUC', 'digitCheckRUC', 'businessName', 'address'] as const;
+import REQUIRED from './required-fields.json' with { type: 'json' };
+import type { Json, RuleProblem } from './rule-problem.ts';
+import { asObject, firstOf, invalid, missing, optionalString, requireNonEmptyArray, requireString } from './rule-problem.ts';
 
 /** 109 for a missing credential; used by every operation before the token is checked. */
 export function checkCredentialsPresent(request: unknown): RuleProblem | undefined {
@@ -63,8 +15,7 @@ export function checkDocumentDataPresent(request: unknown): RuleProblem | undefi
   const body = asObject(request);
   const data = asObject(body?.documentData);
   if (data === undefined) return missing('documentData');
-  const fields = ['codeBranchIssuing', 'numberDocumentFiscal', 'pointBillingFiscal', 'typeDocument', 'typeEmission'];
-  return firstOf(...fields.map((f) => () => requireString(data, f)));
+  return firstOf(...REQUIRED.documentData.map((f) => () => requireString(data, f)));
 }
 
 /**
@@ -85,7 +36,7 @@ export function checkRequired(request: unknown, dataTransactionExtra: (data: Jso
     () => (document === undefined ? missing('document') : undefined),
     () => requireString(document, 'codeBranchIssuer'),
     () => (data === undefined ? missing('dataTransaction') : undefined),
-    ...DATA_TRANSACTION_FIELDS.map((f) => () => requireString(data, f)),
+    ...REQUIRED.dataTransaction.map((f) => () => requireString(data, f)),
     () => (client === undefined ? missing('client') : undefined),
     () => requireString(client, 'typeClientEB'),
     () => requireString(client, 'country'),
@@ -94,27 +45,28 @@ export function checkRequired(request: unknown, dataTransactionExtra: (data: Jso
     () => requireNonEmptyArray(document!, 'listItems'),
     () => firstOf(...(document!.listItems as unknown[]).map((item) => () => checkItemRequired(item))),
     () => (totals === undefined ? missing('totalsSubTotals') : undefined),
-    ...TOTALS_FIELDS.map((f) => () => requireString(totals, f)),
+    ...REQUIRED.totals.map((f) => () => requireString(totals, f)),
     () => optionalString(totals, 'totalISC'),
     () => requireNonEmptyArray(totals!, 'listFormPayment'),
     () => firstOf(...(totals!.listFormPayment as unknown[]).map((p) => () => checkPaymentRequired(p))),
   );
 }
 
+/** The taxpayer and government types (01, 03) carry the RUC, the name and the address (§3.6). */
 function checkClientRequiredByType(client: Json): RuleProblem | undefined {
   const type = client.typeClientEB;
   if (type !== '01' && type !== '03') return undefined;
-  return firstOf(...CLIENT_FIELDS_WITH_RUC.map((f) => () => requireString(client, f)));
+  return firstOf(...REQUIRED.clientWithRuc.map((f) => () => requireString(client, f)));
 }
 
 function checkItemRequired(value: unknown): RuleProblem | undefined {
   const item = asObject(value);
   if (item === undefined) return invalid('listItems', 'tipo inválido: cada elemento de listItems debe ser un objeto');
-  return firstOf(...ITEM_FIELDS.map((f) => () => requireString(item, f)));
+  return firstOf(...REQUIRED.item.map((f) => () => requireString(item, f)));
 }
 
 function checkPaymentRequired(value: unknown): RuleProblem | undefined {
   const payment = asObject(value);
   if (payment === undefined) return invalid('listFormPayment', 'tipo inválido: cada elemento de listFormPayment debe ser un objeto');
-  return firstOf(...PAYMENT_FIELDS.map((f) => () => requireString(payment, f)));
+  return firstOf(...REQUIRED.payment.map((f) => () => requireString(payment, f)));
 }
