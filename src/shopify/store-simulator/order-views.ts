@@ -6,19 +6,8 @@ import { GraphQLError } from 'graphql';
 import { type MetafieldRecord, metafieldDigest } from './metafields.ts';
 import { refundView } from './refund-views.ts';
 import { transactionView } from './transaction-views.ts';
-import {
-  currentTotal,
-  gidOf,
-  graphqlDateTime,
-  isRecord,
-  legacyId,
-  moneyBag,
-  moneyBagOf,
-  orderCurrency,
-  records,
-  restGid,
-  str,
-} from './rest-values.ts';
+import { currentTotal, moneyBag, moneyBagOf, orderCurrency } from './rest-money.ts';
+import { gidOf, graphqlDateTime, isRecord, legacyId, records, restGid, str } from './rest-values.ts';
 import { type CustomerRecord, type OrderRecord, type ShopState, type SimState, refundedCents } from './shop-state.ts';
 
 export interface AdminContext {

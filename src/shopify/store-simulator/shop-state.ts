@@ -4,18 +4,8 @@
 
 import { parseCents } from '../../../mappers/money.ts';
 import { type MetafieldRecord, type MetafieldStore, isKnownMetafieldType, valueProblem, writeMetafield } from './metafields.ts';
-import {
-  SHOP_DOMAIN,
-  defaultTransactions,
-  gidOf,
-  isRecord,
-  orderGidOf,
-  originalTotal,
-  records,
-  restGid,
-  restTimestamp,
-  str,
-} from './rest-values.ts';
+import { defaultTransactions, originalTotal } from './rest-money.ts';
+import { SHOP_DOMAIN, gidOf, isRecord, orderGidOf, records, restGid, restTimestamp, str } from './rest-values.ts';
 import type { CompanyLocationOptions, MetafieldDefinition, RestOrder, RestRefund, SimTransaction } from './types.ts';
 
 export const TRANSACTION_KINDS = ['AUTHORIZATION', 'CAPTURE', 'CHANGE', 'EMV_AUTHORIZATION', 'REFUND', 'SALE', 'SUGGESTED_REFUND', 'VOID'];

@@ -2,7 +2,8 @@
 // movements of a stored REST refund.
 
 import { parseCents } from '../../../mappers/money.ts';
-import { currentTotal, graphqlDateTime, moneyBag, orderCurrency, restGid, str } from './rest-values.ts';
+import { currentTotal, moneyBag, orderCurrency } from './rest-money.ts';
+import { graphqlDateTime, restGid, str } from './rest-values.ts';
 import type { OrderRecord, TransactionRecord } from './shop-state.ts';
 
 type View = Record<string, unknown>;
