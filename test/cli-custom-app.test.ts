@@ -291,7 +291,7 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     const notRetryable = await cli(['invoices', 'retry', goodId]);
     expect(notRetryable).toMatchObject({ code: 1, stdout: '' });
     expect(notRetryable.stderr).toBe(
-      `invoices retry: invoice ${goodId} is Authorized: only failed or needs-attention invoices can be retried\n`,
+      `invoices retry: invoice ${goodId} is Authorized: only failed, needs-attention, waiting or retrying documents can be retried\n`,
     );
     expect((await cli(['invoices', 'retry', '00000000-0000-4000-8000-000000000000'])).code).toBe(1);
     expect((await cli(['invoices', 'retry', badId, '--failed'])).code).toBe(2);
