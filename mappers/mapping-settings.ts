@@ -17,28 +17,18 @@ export function ownEntry(table: Readonly<Record<string, string>>, key: string): 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-function codeEnum(field: string, table: CodeTable) {
+// The DGI's code tables (reference §3.2–§3.10; 09 and 99 of the payment forms are listed by the PAC, 99 needs a description
+// the gateway cannot carry) and the default payment-form table are data (data/dgi-codes.json), read by field name.
+type CodedField = Exclude<keyof typeof CODES, '$comment' | 'defaultPaymentForms'>;
+
+/** A value of one of the DGI's code tables; `field` names the table (and the field, in messages). */
+function codeEnum(field: CodedField, what: string = field) {
+  const table: CodeTable = CODES[field];
   // Sorted: integer-like keys ("99") would otherwise come first in object order.
   const codes = Object.keys(table).sort() as [string, ...string[]];
   const list = codes.map((c) => `${c} (${table[c]})`).join(', ');
-  return z.enum(codes, { error: `${field} must be one of: ${list}` });
+  return z.enum(codes, { error: `${what} must be one of: ${list}` });
 }
-
-// The DGI's code tables (reference §3.2–§3.10; 09 and 99 of the payment forms are listed by the PAC, 99 needs a description
-// the gateway cannot carry) and the default payment-form table, as data.
-export const TYPE_EMISSION: CodeTable = CODES.typeEmission;
-export const TYPE_DOCUMENT: CodeTable = CODES.typeDocument;
-export const NATURE_OPERATION: CodeTable = CODES.natureOperation;
-export const TYPE_OPERATION: CodeTable = CODES.typeOperation;
-export const DESTINATION_OPERATION: CodeTable = CODES.destinationOperation;
-export const FORMAT_CAFE: CodeTable = CODES.formatCAFE;
-export const DELIVERY_CAFE: CodeTable = CODES.deliveryCAFE;
-export const SHIPPING_CONTAINER: CodeTable = CODES.shippingContainer;
-export const PROCESS_GENERATION: CodeTable = CODES.processGeneration;
-export const TYPE_SALE: CodeTable = CODES.typeSale;
-export const PAYMENT_FORM: CodeTable = CODES.paymentForm;
-/** ITBMS rate code → rate. */
-export const ITBMS_RATE: CodeTable = CODES.itbmsRate;
 
 /**
  * Payment gateway names (lower case, as Shopify writes them in `payment_gateway_names`) → payment form.
@@ -53,17 +43,17 @@ export const DEFAULT_PAYMENT_FORMS: CodeTable = CODES.defaultPaymentForms;
 export const CODE_TABLES: Readonly<Record<string, CodeTable>> = (({ $comment: _, defaultPaymentForms: _d, ...tables }) => tables)(CODES);
 
 const transactionDefaultsSchema = z.object({
-  typeEmission: codeEnum('typeEmission', TYPE_EMISSION).default('01'),
-  typeDocument: codeEnum('typeDocument', TYPE_DOCUMENT).default('01'),
-  natureOperation: codeEnum('natureOperation', NATURE_OPERATION).default('01'),
-  typeOperation: codeEnum('typeOperation', TYPE_OPERATION).default('1'),
-  destinationOperation: codeEnum('destinationOperation', DESTINATION_OPERATION).default('1'),
-  formatCAFE: codeEnum('formatCAFE', FORMAT_CAFE).default('3'),
+  typeEmission: codeEnum('typeEmission').default('01'),
+  typeDocument: codeEnum('typeDocument').default('01'),
+  natureOperation: codeEnum('natureOperation').default('01'),
+  typeOperation: codeEnum('typeOperation').default('1'),
+  destinationOperation: codeEnum('destinationOperation').default('1'),
+  formatCAFE: codeEnum('formatCAFE').default('3'),
   /** Left out: what `cafeDelivery` says (deliveryCafeCode). Set: this code, whatever the delivery. */
-  deliveryCAFE: codeEnum('deliveryCAFE', DELIVERY_CAFE).optional(),
-  shippingContainer: codeEnum('shippingContainer', SHIPPING_CONTAINER).default('1'),
-  processGeneration: codeEnum('processGeneration', PROCESS_GENERATION).default('1'),
-  typeSale: codeEnum('typeSale', TYPE_SALE).default('1'),
+  deliveryCAFE: codeEnum('deliveryCAFE').optional(),
+  shippingContainer: codeEnum('shippingContainer').default('1'),
+  processGeneration: codeEnum('processGeneration').default('1'),
+  typeSale: codeEnum('typeSale').default('1'),
 });
 /** The document's coded values a shop sets, in the form's order. */
 export const TRANSACTION_DEFAULT_FIELDS = Object.keys(transactionDefaultsSchema.shape);
@@ -100,7 +90,7 @@ const checkoutAttributesSchema = z.object({
   locationCode: attributeName('the location code', 'codigo_ubicacion'),
 });
 
-const paymentFormCode = codeEnum('the payment form', PAYMENT_FORM);
+const paymentFormCode = codeEnum('paymentForm', 'the payment form');
 
 const paymentFormsSchema = z
   .record(z.string().trim().min(1, 'a payment gateway name cannot be empty'), paymentFormCode, {
@@ -114,7 +104,7 @@ const paymentFormsSchema = z
   });
 
 const taxRateCodesSchema = z
-  .record(z.string(), codeEnum('the ITBMS rate code', ITBMS_RATE), {
+  .record(z.string(), codeEnum('itbmsRate', 'the ITBMS rate code'), {
     error: 'taxRateCodes must map Shopify tax rates to ITBMS rate codes, e.g. {"0.085": "01"}',
   })
   .default({})
@@ -187,7 +177,7 @@ export const mappingSettingsSchema = z.object({
    * `natureOperation` of credit notes (type 04): 11, devolución, by default. Which value PACs expect on a note is not
    * confirmed (reference/panama-fe.md §7.3), so a shop can change it; the other codes of a note are its invoice's.
    */
-  creditNoteNatureOperation: codeEnum('creditNoteNatureOperation', NATURE_OPERATION).default('11'),
+  creditNoteNatureOperation: codeEnum('natureOperation', 'creditNoteNatureOperation').default('11'),
   /** Gift-card purchases are not a sale of goods; invoiced only when the shop says so. */
   includeGiftCards: z.boolean({ error: 'includeGiftCards must be true or false' }).default(false),
   /** Tips are not a sale of goods; invoiced (as an exempt line) only when the shop says so. */
