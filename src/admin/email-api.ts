@@ -19,18 +19,15 @@ export interface EmailApiDeps {
   logger: Logger;
 }
 
+/** An e-mail as the page shows it: what the row says, its times as ISO text and its error in both languages. */
 export function emailView(e: DocumentEmailRow) {
+  const { id, recipient, language, reason, status, attempts, messageId } = e;
   const lastError = asMessage(e.lastError);
   return {
-    id: e.id,
-    recipient: e.recipient,
-    language: e.language,
-    reason: e.reason,
-    status: e.status,
-    attempts: e.attempts,
-    nextAttemptAt: e.status === 'pending' ? e.nextAttemptAt.toISOString() : null,
+    ...{ id, recipient, language, reason, status, attempts },
+    nextAttemptAt: status === 'pending' ? e.nextAttemptAt.toISOString() : null,
     sentAt: e.sentAt?.toISOString() ?? null,
-    messageId: e.messageId,
+    messageId,
     lastError: lastError ? localize(lastError) : null,
     createdAt: e.createdAt.toISOString(),
   };

@@ -1,6 +1,7 @@
 // What the order block shows for each state of the order's fiscal documents: pure, no Shopify API, so it is
 // unit-tested (test/order-documents-view.test.ts). Texts are keys into ../locales; the statuses use the
 // admin page's words (Autorizada, Requiere atención, …).
+import WORDS from '../locales/es.default.json' with { type: 'json' };
 
 /** One document as GET /api/orders/:orderId/documents returns it (src/admin/order-documents-api.ts). */
 export interface OrderDocument {
@@ -45,21 +46,9 @@ export type BlockState =
 
 /** Queue states that wait on the merchant (settings), not on the gateway. */
 const WAITING_ON_MERCHANT = new Set(['paused', 'disabled', 'credentials']);
-/** Reasons whose words name the document: a credit note has its own ("reasonNote.rejected", …). */
-const NOTE_REASONS = new Set(['mapping', 'rejected', 'writeback']);
-const KNOWN_REASONS = new Set([
-  'waiting',
-  'order_unconfirmed',
-  'mapping',
-  'rejected',
-  'credentials',
-  'unavailable',
-  'indeterminate',
-  'unrecoverable',
-  'writeback',
-  'paused',
-  'disabled',
-]);
+/** The reasons the block has words for, and those whose words name the document (a credit note has its own). */
+const KNOWN_REASONS = new Set(Object.keys(WORDS.reason));
+const NOTE_REASONS = new Set(Object.keys(WORDS.reasonNote));
 
 export function statusOf(doc: OrderDocument): { statusKey: string; tone: Tone } {
   switch (doc.status) {

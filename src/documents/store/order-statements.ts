@@ -11,6 +11,31 @@ import { type DocumentListRow, orderDocuments } from './query-statements.ts';
 /** Outcomes the webhook intake records when it deliberately does not invoice: the sweep respects them. */
 export const NOT_PROCESSED_OUTCOMES = ['shop_not_installed', 'shop_not_enabled'];
 
+/** Deliveries of the shop's orders that the intake refused (shop not installed or not enabled), of these orders. */
+function refusedDeliveries(shop: string, orderGids: string[]) {
+  return and(
+    eq(webhookDeliveries.shop, shop),
+    inArray(webhookDeliveries.orderGid, orderGids),
+    inArray(webhookDeliveries.outcome, NOT_PROCESSED_OUTCOMES),
+  );
+}
+
+/** The order's documents of one kind. */
+function ofOrder(shop: string, orderGid: string, kind: DocumentRow['kind']) {
+  return and(eq(documents.shop, shop), eq(documents.orderGid, orderGid), eq(documents.kind, kind));
+}
+
+/** A live credit note against the invoice, other than `except`: one that holds or may hold a document. */
+function liveNotesAgainst(invoiceId: string, except: string) {
+  return and(
+    eq(documents.invoiceId, invoiceId),
+    eq(documents.kind, 'credit_note'),
+    ne(documents.id, except),
+    sql`${documents.document} is not null`,
+    ne(documents.status, 'skipped'),
+  );
+}
+
 /** Of these order GIDs, those with no invoice and no delivery the intake refused (one query). */
 export async function ordersWithoutInvoice(db: Db, shop: string, orderGids: readonly string[]): Promise<Set<string>> {
   if (orderGids.length === 0) return new Set();
@@ -23,13 +48,7 @@ export async function ordersWithoutInvoice(db: Db, shop: string, orderGids: read
       db
         .select({ orderGid: sql<string>`${webhookDeliveries.orderGid}` })
         .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.shop, shop),
-            inArray(webhookDeliveries.orderGid, gids),
-            inArray(webhookDeliveries.outcome, NOT_PROCESSED_OUTCOMES),
-          ),
-        ),
+        .where(refusedDeliveries(shop, gids)),
     );
   const have = new Set(known.map((k) => k.orderGid));
   return new Set(gids.filter((g) => !have.has(g)));
@@ -40,7 +59,7 @@ export async function currentInvoice(db: Db, shop: string, orderGid: string): Pr
   const rows = await db
     .select()
     .from(documents)
-    .where(and(eq(documents.shop, shop), eq(documents.orderGid, orderGid), eq(documents.kind, 'invoice')))
+    .where(ofOrder(shop, orderGid, 'invoice'))
     .orderBy(desc(documents.createdAt));
   const replaced = new Set(rows.map((r) => r.replacesId).filter((id) => id !== null));
   return rows.find((r) => !replaced.has(r.id));
@@ -51,13 +70,7 @@ export async function orderWasRefused(db: Db, shop: string, orderGid: string): P
   const [row] = await db
     .select({ outcome: webhookDeliveries.outcome })
     .from(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.shop, shop),
-        eq(webhookDeliveries.orderGid, orderGid),
-        inArray(webhookDeliveries.outcome, NOT_PROCESSED_OUTCOMES),
-      ),
-    )
+    .where(refusedDeliveries(shop, [orderGid]))
     .limit(1);
   return row?.outcome;
 }
@@ -67,19 +80,7 @@ export async function orderWasRefused(db: Db, shop: string, orderGid: string): P
  * in flight, or numbered. Their documents bound what a new note may credit.
  */
 export async function notesAgainst(db: Db, invoiceId: string, except: string): Promise<DocumentRow[]> {
-  return db
-    .select()
-    .from(documents)
-    .where(
-      and(
-        eq(documents.invoiceId, invoiceId),
-        eq(documents.kind, 'credit_note'),
-        ne(documents.id, except),
-        sql`${documents.document} is not null`,
-        ne(documents.status, 'skipped'),
-      ),
-    )
-    .orderBy(asc(documents.createdAt), asc(documents.id));
+  return db.select().from(documents).where(liveNotesAgainst(invoiceId, except)).orderBy(asc(documents.createdAt), asc(documents.id));
 }
 
 /** An invoice was authorized: the notes waiting for it may go now. */
@@ -87,9 +88,7 @@ export async function wakeWaitingNotes(db: Db, shop: string, orderGid: string): 
   const woken = await db
     .update(documents)
     .set({ nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
-    .where(
-      and(eq(documents.shop, shop), eq(documents.orderGid, orderGid), eq(documents.kind, 'credit_note'), eq(documents.status, 'waiting')),
-    )
+    .where(and(ofOrder(shop, orderGid, 'credit_note'), eq(documents.status, 'waiting')))
     .returning({ id: documents.id });
   return woken.length;
 }
@@ -99,14 +98,7 @@ export async function completedNotes(db: Db, shop: string, orderGid: string): Pr
   return db
     .select()
     .from(documents)
-    .where(
-      and(
-        eq(documents.shop, shop),
-        eq(documents.orderGid, orderGid),
-        eq(documents.kind, 'credit_note'),
-        sql`${documents.cufe} is not null`,
-      ),
-    )
+    .where(and(ofOrder(shop, orderGid, 'credit_note'), sql`${documents.cufe} is not null`))
     .orderBy(asc(documents.createdAt), asc(documents.id));
 }
 
@@ -126,18 +118,7 @@ export async function saveNoteIfCreditedUnchanged(
 ): Promise<DocumentRow | 'stale' | undefined> {
   return db.transaction(async (tx) => {
     await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, credited.invoiceId)).for('update');
-    const now = await tx
-      .select({ id: documents.id })
-      .from(documents)
-      .where(
-        and(
-          eq(documents.invoiceId, credited.invoiceId),
-          eq(documents.kind, 'credit_note'),
-          ne(documents.id, note.id),
-          sql`${documents.document} is not null`,
-          ne(documents.status, 'skipped'),
-        ),
-      );
+    const now = await tx.select({ id: documents.id }).from(documents).where(liveNotesAgainst(credited.invoiceId, note.id));
     const same = now.length === credited.noteIds.length && now.every((n) => credited.noteIds.includes(n.id));
     if (!same) return 'stale';
     return updateLeased(tx, note, owner, leaseMs, patch);
