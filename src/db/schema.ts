@@ -41,6 +41,20 @@ const oneOf = (column: string, values: readonly string[]) => sql.raw(`"${column}
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** A queue's attempt counter and lease: who holds the row and until when (documents, e-mails). */
+const queueColumns = () => ({
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
+  leaseOwner: text('lease_owner'),
+  leaseUntil: tstz('lease_until'),
+});
+
+/** When a row was made and last changed. */
+const rowTimes = () => ({
+  createdAt: tstz('created_at').notNull().defaultNow(),
+  updatedAt: tstz('updated_at').notNull().defaultNow(),
+});
+
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(
   'sessions',
@@ -121,10 +135,7 @@ export const documents = pgTable(
     taxIdSource: text('tax_id_source', { enum: TAX_ID_SOURCES }),
 
     /** Attempts at the current step; reset when the step advances or a person retries. */
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
-    leaseOwner: text('lease_owner'),
-    leaseUntil: tstz('lease_until'),
+    ...queueColumns(),
 
     environment: text('environment'),
     branchCode: text('branch_code'),
@@ -152,8 +163,7 @@ export const documents = pgTable(
     /** Something the merchant should know about a document that went through (a catalogue message). */
     notice: jsonb('notice'),
 
-    createdAt: tstz('created_at').notNull().defaultNow(),
-    updatedAt: tstz('updated_at').notNull().defaultNow(),
+    ...rowTimes(),
   },
   (t) => [
     uniqueIndex('documents_shop_kind_source_uq').on(t.shop, t.kind, t.sourceKey),
@@ -222,17 +232,13 @@ export const documentEmails = pgTable(
     language: text('language', { enum: LANGUAGES }).notNull(),
     reason: text('reason', { enum: EMAIL_REASONS }).notNull(),
     status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
-    leaseOwner: text('lease_owner'),
-    leaseUntil: tstz('lease_until'),
+    ...queueColumns(),
     sentAt: tstz('sent_at'),
     /** The Message-ID header, chosen before the first attempt so a repeated send carries the same one. */
     messageId: text('message_id'),
     /** Why the last attempt failed, as a catalogue message { key, params }. */
     lastError: jsonb('last_error'),
-    createdAt: tstz('created_at').notNull().defaultNow(),
-    updatedAt: tstz('updated_at').notNull().defaultNow(),
+    ...rowTimes(),
   },
   (t) => [
     uniqueIndex('document_emails_authorized_uq')
