@@ -67,10 +67,8 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
   });
 
   router.put('/invoices/:id/client', auth, json, async (req, res) => {
-    const id = invoiceIdOf(req, res);
-    if (!id) return;
-    const correction = correctionOf(req, res);
-    if (!correction) return;
+    const { id, correction } = correctionRequest(req, res) ?? {};
+    if (!id || !correction) return;
     const shop = shopOf(res);
     const outcome = await correctClient(deps.db, { id, shop }, correction);
     if (outcome.kind === 'done') {
@@ -90,10 +88,8 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
   });
 
   router.post('/invoices/:id/reinvoice', auth, json, async (req, res) => {
-    const id = invoiceIdOf(req, res);
-    if (!id) return;
-    const correction = correctionOf(req, res);
-    if (!correction) return;
+    const { id, correction } = correctionRequest(req, res) ?? {};
+    if (!id || !correction) return;
     const shop = shopOf(res);
     const outcome = await reinvoice(deps.db, { id, shop }, correction);
     if (outcome.kind === 'not_found') return void res.status(404).json({ error: 'invoice not found' });
@@ -133,6 +129,13 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
 }
 
 /** The body as a client (JSON, validated whole); undefined with the answer sent when it is not one. */
+/** The invoice id and the client of a request that corrects one; answered (400/415) and undefined when either is wrong. */
+function correctionRequest(req: Request, res: Response): { id: string; correction: ClientCorrection } | undefined {
+  const id = invoiceIdOf(req, res);
+  const correction = id && correctionOf(req, res);
+  return id && correction ? { id, correction } : undefined;
+}
+
 function correctionOf(req: Request, res: Response): ClientCorrection | undefined {
   if (!req.is('application/json')) {
     res.status(415).json({ error: 'send the client as JSON (Content-Type: application/json)' });

@@ -1,6 +1,7 @@
 // What the operators' commands share: configuration, the database, the secret box, argument parsing that
 // never repeats a value back (a mistyped option may be followed by a token), and the exit codes:
 // 0 done · 1 could not be done (unknown shop, wrong state, configuration) · 2 bad input (arguments, files).
+import { isUuid } from '../admin/list-params.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -112,7 +113,8 @@ export async function runSubcommand(
   group: string,
   args: readonly string[],
   usage: string,
-  subcommands: Record<string, (rest: readonly string[], io: CliIo) => Promise<number>>,
+  open: OpenContext,
+  subcommands: Record<string, (rest: readonly string[], io: CliIo, open: OpenContext) => Promise<number>>,
 ): Promise<number> {
   const io = terminalIo(given);
   const [sub, ...rest] = args;
@@ -126,7 +128,7 @@ export async function runSubcommand(
       io.err(usage);
       return EXIT_BAD_INPUT;
     }
-    return handler(rest, io);
+    return handler(rest, io, open);
   });
 }
 
@@ -202,6 +204,14 @@ export function normalizeShopDomain(raw: string): string | undefined {
     .replace(/^https?:\/\//, '')
     .replace(/\/+$/, '');
   return /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(shop) ? shop : undefined;
+}
+
+/** The command's invoice id (a UUID, as `invoices list` prints it), lower case. */
+export function requireInvoiceId(positionals: readonly string[], usage: string): string {
+  const [id] = positionals;
+  if (id === undefined) throw new CliInputError(`the invoice id is required (${usage})`);
+  if (!isUuid(id)) throw new CliInputError('the invoice id must be a UUID, as `invoices list` prints it');
+  return id.toLowerCase();
 }
 
 export function requireShop(values: Record<string, string>, usage: string): string {

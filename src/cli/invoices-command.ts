@@ -36,6 +36,7 @@ import {
   openCliContext,
   parseCommandArgs,
   processIo,
+  requireInvoiceId,
   runSubcommand,
   withContext,
 } from './cli-context.ts';
@@ -59,20 +60,19 @@ export const USAGE = [
 ].join('\n');
 
 const RETRYABLE: readonly string[] = RETRYABLE_STATUSES;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function run(args: string[]): Promise<number> {
   return runInvoices(args, processIo, () => openCliContext());
 }
 
 export async function runInvoices(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  return runSubcommand(io, 'invoices', args, USAGE, {
-    list: (rest, safe) => list(rest, safe, open),
-    show: (rest, safe) => show(rest, safe, open),
-    retry: (rest, safe) => retry(rest, safe, open),
-    resend: (rest, safe) => resend(rest, safe, open),
-    correct: (rest, safe) => correctInvoice(rest, safe, open),
-    reinvoice: (rest, safe) => reinvoiceInvoice(rest, safe, open),
+  return runSubcommand(io, 'invoices', args, USAGE, open, {
+    list,
+    show,
+    retry,
+    resend,
+    correct: correctInvoice,
+    reinvoice: reinvoiceInvoice,
   });
 }
 
@@ -81,13 +81,6 @@ function optionalShop(values: Record<string, string>): string | undefined {
   const shop = normalizeShopDomain(values['shop']);
   if (!shop) throw new CliInputError("--shop must be the store's myshopify.com domain, e.g. tienda.myshopify.com");
   return shop;
-}
-
-function invoiceId(positionals: string[], usage: string): string {
-  const [id] = positionals;
-  if (id === undefined) throw new CliInputError(`the invoice id is required (${usage})`);
-  if (!UUID.test(id)) throw new CliInputError('the invoice id must be a UUID, as `invoices list` prints it');
-  return id.toLowerCase();
 }
 
 async function list(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
@@ -142,7 +135,7 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
 async function show(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const usage = 'invoices show <invoice id> [--json]';
   const { positionals, flags } = parseCommandArgs(args, { flags: ['json'], positionals: 1 }, usage);
-  const id = invoiceId(positionals, usage);
+  const id = requireInvoiceId(positionals, usage);
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
@@ -236,7 +229,7 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
     });
   }
 
-  const id = invoiceId(positionals, usage);
+  const id = requireInvoiceId(positionals, usage);
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
@@ -262,7 +255,7 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
 async function resend(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const usage = 'invoices resend <invoice id>';
   const { positionals } = parseCommandArgs(args, { positionals: 1 }, usage);
-  const id = invoiceId(positionals, usage);
+  const id = requireInvoiceId(positionals, usage);
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);

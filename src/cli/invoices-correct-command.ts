@@ -12,25 +12,22 @@ import {
   type OpenContext,
   parseCommandArgs,
   readJsonFile,
+  requireInvoiceId,
   withContext,
 } from './cli-context.ts';
 
 const USAGE = 'invoices correct <invoice id> --file <client.json> | --clear';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function correctInvoice(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const { positionals, values, flags } = parseCommandArgs(args, { values: ['file'], flags: ['clear'], positionals: 1 }, USAGE);
-  const [id] = positionals;
-  if (id === undefined) throw new CliInputError(`the invoice id is required (${USAGE})`);
-  if (!UUID.test(id)) throw new CliInputError('the invoice id must be a UUID, as `invoices list` prints it');
+  const id = requireInvoiceId(positionals, USAGE);
   const file = values['file'];
   if ((file === undefined) === !flags.has('clear')) throw new CliInputError(`give --file or --clear, one of them (${USAGE})`);
   // Read and check the file before opening the database: bad input changes nothing.
   const correction = file === undefined ? null : readCorrection(file);
 
   return withContext(open, io, async (ctx) => {
-    const outcome = await correctClient(ctx.database.db, { id: id.toLowerCase() }, correction);
+    const outcome = await correctClient(ctx.database.db, { id }, correction);
     if (outcome.kind === 'not_found') throw new CliFailure(`no invoice ${id}`);
     if (outcome.kind === 'refused') throw new CliFailure(`invoice ${id}: ${outcome.reason}`);
     const { doc } = outcome;
@@ -48,14 +45,12 @@ const REINVOICE_USAGE = 'invoices reinvoice <invoice id> --file <client.json>';
 /** `invoices reinvoice <id> --file client.json`: an authorized invoice to the wrong buyer, replaced (DESIGN §9). */
 export async function reinvoiceInvoice(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const { positionals, values } = parseCommandArgs(args, { values: ['file'], positionals: 1 }, REINVOICE_USAGE);
-  const [id] = positionals;
-  if (id === undefined) throw new CliInputError(`the invoice id is required (${REINVOICE_USAGE})`);
-  if (!UUID.test(id)) throw new CliInputError('the invoice id must be a UUID, as `invoices list` prints it');
+  const id = requireInvoiceId(positionals, REINVOICE_USAGE);
   const file = values['file'];
   if (file === undefined) throw new CliInputError(`--file names the right buyer (${REINVOICE_USAGE})`);
   const correction = readCorrection(file);
   return withContext(open, io, async (ctx) => {
-    const outcome = await reinvoice(ctx.database.db, { id: id.toLowerCase() }, correction);
+    const outcome = await reinvoice(ctx.database.db, { id }, correction);
     if (outcome.kind === 'not_found') throw new CliFailure(`no invoice ${id}`);
     if (outcome.kind === 'refused') throw new CliFailure(`invoice ${id}: ${outcome.reason}`);
     const { invoice } = outcome;

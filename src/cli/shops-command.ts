@@ -43,11 +43,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 export async function runShops(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  return runSubcommand(io, 'shops', args, USAGE, {
-    add: (rest, safe) => add(rest, safe, open),
-    configure: (rest, safe) => configure(rest, safe, open),
-    list: (rest, safe) => list(rest, safe, open),
-  });
+  return runSubcommand(io, 'shops', args, USAGE, open, { add, configure, list });
 }
 
 async function add(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {

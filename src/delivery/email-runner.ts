@@ -16,6 +16,7 @@ import { type Message, message } from '../messages/message.ts';
 import type { ShopNames } from '../shopify/shop-name.ts';
 import { buyerEmail } from './buyer-email.ts';
 import type { Mailer } from './smtp-mailer.ts';
+import { PollLoop } from '../poll-loop.ts';
 
 export interface EmailRunnerDeps {
   db: Db;
@@ -32,50 +33,33 @@ const BATCH = 4;
 export class EmailRunner {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly d: EmailRunnerDeps;
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly loop: PollLoop;
 
   constructor(deps: EmailRunnerDeps) {
     this.d = deps;
+    this.loop = new PollLoop(
+      () => this.tick(),
+      deps.options.pollMs,
+      (error) => deps.logger.error({ err: error }, 'e-mail runner: claim failed'),
+    );
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), this.d.options.pollMs);
-    this.timer.unref?.();
-    this.wake();
+    this.loop.start();
   }
 
   /** Stop claiming and wait for the e-mails in hand. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.ticking;
+    await this.loop.stop();
   }
 
   /** Look for due e-mails now (on a timer, and when a completed document queued one). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.ticking = this.tick()
-      .catch((error: unknown) => this.d.logger.error({ err: error }, 'e-mail runner: claim failed'))
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.again) {
-          this.again = false;
-          setImmediate(() => this.wake());
-        }
-      });
+    this.loop.wake();
   }
 
   private async tick(): Promise<void> {
-    while (!this.stopped) {
+    while (!this.loop.stopped) {
       const rows = await claimDueEmails(this.d.db, { owner: this.owner, limit: BATCH, leaseMs: this.d.options.leaseMs });
       if (rows.length === 0) return;
       await Promise.all(

@@ -8,6 +8,7 @@ import type { GatewayCallRecord, GatewayClient } from '../gateway/gateway-client
 import type { Logger } from '../logger.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
 import { Slots } from '../slots.ts';
+import { PollLoop } from '../poll-loop.ts';
 import { issueStep, type StepOutcome } from './issue-document.ts';
 import type { IssuingDeps, ShopifyOrders } from './issuing-ports.ts';
 import { applyTransition } from './apply-transition.ts';
@@ -63,10 +64,7 @@ export class DocumentRunner {
   /** The gateway's share of concurrency; the runner holds more documents so their other work overlaps the calls. */
   readonly gatewaySlots: Slots;
   private readonly claimBatch: number;
-  private timer: NodeJS.Timeout | undefined;
-  private ticking = false;
-  private again = false;
-  private stopped = true;
+  private readonly loop: PollLoop;
   /** Last time the loop ran, for /healthz. */
   lastTickAt: Date | undefined;
 
@@ -76,20 +74,20 @@ export class DocumentRunner {
     this.now = deps.now ?? (() => new Date());
     this.gatewaySlots = new Slots(deps.options.gatewayConcurrency);
     this.claimBatch = Math.max(1, Math.floor(deps.options.concurrency / 4));
+    this.loop = new PollLoop(
+      () => this.tick(),
+      deps.options.pollMs,
+      (error) => deps.logger.error({ err: error }, 'document runner: claim failed'),
+    );
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), this.o.pollMs);
-    this.timer.unref?.();
-    this.wake();
+    this.loop.start();
   }
 
   /** Stop claiming and wait for the documents in hand. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -99,26 +97,12 @@ export class DocumentRunner {
 
   /** Look for due work now (called on a timer, after each document, and by the webhook intake). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.ticking = true;
-    void this.tick()
-      .catch((error: unknown) => this.d.logger.error({ err: error }, 'document runner: claim failed'))
-      .finally(() => {
-        this.ticking = false;
-        if (this.again) {
-          this.again = false;
-          setImmediate(() => this.wake());
-        }
-      });
+    this.loop.wake();
   }
 
   private async tick(): Promise<void> {
     this.lastTickAt = new Date();
-    while (!this.stopped) {
+    while (!this.loop.stopped) {
       const capacity = this.o.concurrency - this.inFlight.size;
       // Claim in batches: one claim per finished document would be most of the runner's queries. With more documents
       // in hand than gateway slots, the slots stay busy while a quarter of the places refill.
