@@ -2,20 +2,32 @@
 // client, the sandbox and the tests share. Field names are the gateway's own; every value is a string.
 import { z } from 'zod';
 
+/** Fields whose values are text, by name: every value of the gateway's JSON is a string. */
+export function textFields<K extends string>(...names: K[]): Record<K, z.ZodString> {
+  return Object.fromEntries(names.map((n) => [n, z.string()])) as Record<K, z.ZodString>;
+}
+
+/** Text fields a message may leave out. */
+export function optionalTextFields<K extends string>(...names: K[]): Record<K, z.ZodOptional<z.ZodString>> {
+  return Object.fromEntries(names.map((n) => [n, z.string().optional()])) as Record<K, z.ZodOptional<z.ZodString>>;
+}
+
 export const clientSchema = z.object({
-  typeClientEB: z.string(),
-  typeTaxpayer: z.string().optional(),
-  numberRUC: z.string().optional(),
-  digitCheckRUC: z.string().optional(),
-  businessName: z.string().optional(),
-  address: z.string().optional(),
-  codeLocation: z.string().optional(),
-  province: z.string().optional(),
-  district: z.string().optional(),
-  correction: z.string().optional(),
-  telephone1: z.string().optional(),
-  email1: z.string().optional(),
-  country: z.string(),
+  ...textFields('typeClientEB'),
+  ...optionalTextFields(
+    'typeTaxpayer',
+    'numberRUC',
+    'digitCheckRUC',
+    'businessName',
+    'address',
+    'codeLocation',
+    'province',
+    'district',
+    'correction',
+    'telephone1',
+    'email1',
+  ),
+  ...textFields('country'),
 });
 /** The buyer (`client` of dataTransaction). */
 export type ClientBlock = z.infer<typeof clientSchema>;
@@ -34,27 +46,26 @@ export const REFERENCE_FIELDS = {
 } as const;
 
 export const referencedDocumentSchema = z.object({
-  [REFERENCE_FIELDS.date]: z.string(),
-  [REFERENCE_FIELDS.cufe]: z.string(),
-  [REFERENCE_FIELDS.paperNumber]: z.string(),
-  [REFERENCE_FIELDS.fiscalPrinterNumber]: z.string(),
+  ...textFields(REFERENCE_FIELDS.date, REFERENCE_FIELDS.cufe, REFERENCE_FIELDS.paperNumber, REFERENCE_FIELDS.fiscalPrinterNumber),
 });
 export type ReferencedDocument = z.infer<typeof referencedDocumentSchema>;
 
 export const dataTransactionSchema = z.object({
-  typeEmission: z.string(),
-  typeDocument: z.string(),
-  numberDocumentFiscal: z.string(),
-  pointBillingFiscal: z.string(),
-  dateBroadcast: z.string(),
-  natureOperation: z.string(),
-  typeOperation: z.string(),
-  destinationOperation: z.string(),
-  formatCAFE: z.string(),
-  deliveryCAFE: z.string(),
-  shippingContainer: z.string(),
-  processGeneration: z.string(),
-  typeSale: z.string(),
+  ...textFields(
+    'typeEmission',
+    'typeDocument',
+    'numberDocumentFiscal',
+    'pointBillingFiscal',
+    'dateBroadcast',
+    'natureOperation',
+    'typeOperation',
+    'destinationOperation',
+    'formatCAFE',
+    'deliveryCAFE',
+    'shippingContainer',
+    'processGeneration',
+    'typeSale',
+  ),
   client: clientSchema,
   /** Credit notes (type 04) only: the invoice(s) they correct. */
   [REFERENCE_FIELDS.list]: z.array(referencedDocumentSchema).optional(),
@@ -62,38 +73,26 @@ export const dataTransactionSchema = z.object({
 export type DataTransaction = z.infer<typeof dataTransactionSchema>;
 
 export const itemSchema = z.object({
-  description: z.string(),
-  code: z.string(),
-  amount: z.string(),
-  priceUnit: z.string(),
-  priceUnitDiscount: z.string(),
-  priceItem: z.string(),
-  rateITBMS: z.string(),
-  valueITBMS: z.string(),
-  totalValue: z.string(),
-  codeGTIN: z.string().optional(),
-  cantGTINCom: z.string().optional(),
-  codeGTINInv: z.string().optional(),
-  cantGTINComInv: z.string().optional(),
+  ...textFields('description', 'code', 'amount', 'priceUnit', 'priceUnitDiscount', 'priceItem', 'rateITBMS', 'valueITBMS', 'totalValue'),
+  ...optionalTextFields('codeGTIN', 'cantGTINCom', 'codeGTINInv', 'cantGTINComInv'),
 });
 export type GatewayItem = z.infer<typeof itemSchema>;
 
-export const paymentSchema = z.object({
-  formPaymentInvoice: z.string(),
-  valueFeePaid: z.string(),
-});
+export const paymentSchema = z.object(textFields('formPaymentInvoice', 'valueFeePaid'));
 export type GatewayPayment = z.infer<typeof paymentSchema>;
 
 export const totalsSchema = z.object({
-  totalPriceNet: z.string(),
-  totalITBMS: z.string(),
-  totalISC: z.string(),
-  totalAmountTaxed: z.string(),
-  totalInvoice: z.string(),
-  totalValueReceived: z.string(),
-  timePayment: z.string(),
-  nroItems: z.string(),
-  totalAllItems: z.string(),
+  ...textFields(
+    'totalPriceNet',
+    'totalITBMS',
+    'totalISC',
+    'totalAmountTaxed',
+    'totalInvoice',
+    'totalValueReceived',
+    'timePayment',
+    'nroItems',
+    'totalAllItems',
+  ),
   listFormPayment: z.array(paymentSchema),
 });
 export type GatewayTotals = z.infer<typeof totalsSchema>;

@@ -1,17 +1,10 @@
 // The gateway's wire contract (spec/gateway-api.md) around the document: credentials, requests and answers,
 // as zod schemas shared by the client and the sandbox. The document itself is the mappers' (gateway-document.ts).
 import { z } from 'zod';
-import { documentSchema } from '../../mappers/gateway-document.ts';
+import { documentSchema, optionalTextFields, textFields } from '../../mappers/gateway-document.ts';
 
 /** The six credentials sent at the top level of every request. Secrets: never log them. */
-export const credentialsSchema = z.object({
-  GW_Company: z.string(),
-  GW_Token: z.string(),
-  Id_Pac: z.string(),
-  Enterprise: z.string(),
-  Company: z.string(),
-  Token: z.string(),
-});
+export const credentialsSchema = z.object(textFields('GW_Company', 'GW_Token', 'Id_Pac', 'Enterprise', 'Company', 'Token'));
 export type GatewayCredentials = z.infer<typeof credentialsSchema>;
 export const CREDENTIAL_FIELDS = Object.keys(credentialsSchema.shape) as (keyof GatewayCredentials)[];
 
@@ -61,17 +54,12 @@ export const errorResponseSchema = z.object({
 
 export const downloadPdfResponseSchema = z.object({
   code: z.string(),
-  document: z.string().optional(),
-  message: z.string().optional(),
-  result: z.string().optional(),
+  ...optionalTextFields('document', 'message', 'result'),
 });
 
 export const statusDocumentResponseSchema = z.object({
   code: z.string(),
-  statusDocument: z.string().optional(),
-  messageDocument: z.string().optional(),
-  message: z.string().optional(),
-  result: z.string().optional(),
+  ...optionalTextFields('statusDocument', 'messageDocument', 'message', 'result'),
 });
 
 /** Environment codes (reference §3.1). */
