@@ -262,16 +262,29 @@ export function requiredFieldName(message: string): string | undefined {
   return /field\s+(\S+)\s+is required/i.exec(message)?.[1];
 }
 
-function interpretPdf(raw: RawAnswer): PdfOutcome {
+type Unavailable = { kind: 'unavailable'; reason: string; httpStatus: number | undefined };
+
+/**
+ * A read-only call's answer (DownloadPDF, StatusDocument): its documented body, or why there is none — no answer,
+ * an HTTP error, the platform's refusal or an undocumented body all mean "ask again later".
+ */
+function documentedBody<T extends z.ZodType>(raw: RawAnswer, schema: T): { body: z.infer<T>; status: number } | Unavailable {
   if (raw.kind === 'timeout' || raw.kind === 'network') return { kind: 'unavailable', reason: raw.reason, httpStatus: undefined };
   if (raw.kind === 'not_json' || raw.status >= 500 || raw.status === 429) return httpUnavailable(raw);
   if (raw.status === 401 || raw.status === 403) return platformRefused(raw.status);
-  const body = parse(downloadPdfResponseSchema, raw.body);
+  const body = parse(schema, raw.body);
   if (!body) return { kind: 'unavailable', reason: `HTTP ${raw.status}: answer is not the documented JSON`, httpStatus: raw.status };
+  return { body, status: raw.status };
+}
+
+function interpretPdf(raw: RawAnswer): PdfOutcome {
+  const answer = documentedBody(raw, downloadPdfResponseSchema);
+  if ('kind' in answer) return answer;
+  const { body } = answer;
   if (body.code === '200' && body.document) {
     const pdf = Buffer.from(body.document, 'base64');
     if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
-      return { kind: 'unavailable', reason: 'DownloadPDF answered 200 but the document is not a PDF', httpStatus: raw.status };
+      return { kind: 'unavailable', reason: 'DownloadPDF answered 200 but the document is not a PDF', httpStatus: answer.status };
     }
     return { kind: 'pdf', pdf };
   }
@@ -280,11 +293,9 @@ function interpretPdf(raw: RawAnswer): PdfOutcome {
 }
 
 function interpretStatus(raw: RawAnswer): StatusOutcome {
-  if (raw.kind === 'timeout' || raw.kind === 'network') return { kind: 'unavailable', reason: raw.reason, httpStatus: undefined };
-  if (raw.kind === 'not_json' || raw.status >= 500 || raw.status === 429) return httpUnavailable(raw);
-  if (raw.status === 401 || raw.status === 403) return platformRefused(raw.status);
-  const body = parse(statusDocumentResponseSchema, raw.body);
-  if (!body) return { kind: 'unavailable', reason: `HTTP ${raw.status}: answer is not the documented JSON`, httpStatus: raw.status };
+  const answer = documentedBody(raw, statusDocumentResponseSchema);
+  if ('kind' in answer) return answer;
+  const { body } = answer;
   if (body.code === '101') return { kind: 'credentials', code: body.code, message: body.message ?? body.messageDocument ?? '' };
   if (body.code === '200' && body.statusDocument?.toLowerCase().startsWith('autorizad')) {
     return { kind: 'authorized', status: body.statusDocument, message: body.messageDocument ?? '' };
