@@ -1,6 +1,6 @@
 // The e-mail a buyer receives for an authorized document: from the shop's name, in the buyer's language, saying
 // what the document is, its fiscal number, total, CUFE and DGI address, with the stored PDF attached as it is.
-// Pure: the texts are the catalogue's (src/messages/email-texts.ts).
+// Pure: the texts are the catalogue's (src/messages/email-texts.ts, from es.json and en.json).
 import { formatCents } from '../../mappers/money.ts';
 import { type DocumentRow, formatFiscalNumber } from '../documents/store/index.ts';
 import { BUYER_EMAIL, type EmailFacts } from '../messages/email-texts.ts';
