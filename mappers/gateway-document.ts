@@ -12,21 +12,14 @@ export function optionalTextFields<K extends string>(...names: K[]): Record<K, z
   return Object.fromEntries(names.map((n) => [n, z.string().optional()])) as Record<K, z.ZodOptional<z.ZodString>>;
 }
 
+/** The client block's fields that may be left out: who a taxpayer is, then where and how to reach the buyer. */
+const TAXPAYER_FIELDS = ['typeTaxpayer', 'numberRUC', 'digitCheckRUC', 'businessName'] as const;
+const CONTACT_FIELDS = ['address', 'codeLocation', 'province', 'district', 'correction', 'telephone1', 'email1'] as const;
+export const CLIENT_OPTIONAL_FIELDS = [...TAXPAYER_FIELDS, ...CONTACT_FIELDS] as const;
+
 export const clientSchema = z.object({
   ...textFields('typeClientEB'),
-  ...optionalTextFields(
-    'typeTaxpayer',
-    'numberRUC',
-    'digitCheckRUC',
-    'businessName',
-    'address',
-    'codeLocation',
-    'province',
-    'district',
-    'correction',
-    'telephone1',
-    'email1',
-  ),
+  ...optionalTextFields(...CLIENT_OPTIONAL_FIELDS),
   ...textFields('country'),
 });
 /** The buyer (`client` of dataTransaction). */
@@ -51,21 +44,10 @@ export const referencedDocumentSchema = z.object({
 export type ReferencedDocument = z.infer<typeof referencedDocumentSchema>;
 
 export const dataTransactionSchema = z.object({
-  ...textFields(
-    'typeEmission',
-    'typeDocument',
-    'numberDocumentFiscal',
-    'pointBillingFiscal',
-    'dateBroadcast',
-    'natureOperation',
-    'typeOperation',
-    'destinationOperation',
-    'formatCAFE',
-    'deliveryCAFE',
-    'shippingContainer',
-    'processGeneration',
-    'typeSale',
-  ),
+  // Which document: its kind, number and date; then the coded values a shop sets (mapping settings).
+  ...textFields('typeEmission', 'typeDocument', 'numberDocumentFiscal', 'pointBillingFiscal', 'dateBroadcast'),
+  ...textFields('natureOperation', 'typeOperation', 'destinationOperation', 'formatCAFE', 'deliveryCAFE'),
+  ...textFields('shippingContainer', 'processGeneration', 'typeSale'),
   client: clientSchema,
   /** Credit notes (type 04) only: the invoice(s) they correct. */
   [REFERENCE_FIELDS.list]: z.array(referencedDocumentSchema).optional(),
@@ -82,17 +64,8 @@ export const paymentSchema = z.object(textFields('formPaymentInvoice', 'valueFee
 export type GatewayPayment = z.infer<typeof paymentSchema>;
 
 export const totalsSchema = z.object({
-  ...textFields(
-    'totalPriceNet',
-    'totalITBMS',
-    'totalISC',
-    'totalAmountTaxed',
-    'totalInvoice',
-    'totalValueReceived',
-    'timePayment',
-    'nroItems',
-    'totalAllItems',
-  ),
+  ...textFields('totalPriceNet', 'totalITBMS', 'totalISC', 'totalAmountTaxed', 'totalInvoice', 'totalValueReceived'),
+  ...textFields('timePayment', 'nroItems', 'totalAllItems'),
   listFormPayment: z.array(paymentSchema),
 });
 export type GatewayTotals = z.infer<typeof totalsSchema>;

@@ -1,5 +1,6 @@
 // 201: the buyer (`client`) by its type: codes, country against destination, RUC and check digit, lengths
 // (reference §3.6–§3.8).
+import { CLIENT_OPTIONAL_FIELDS } from '../../../mappers/gateway-document.ts';
 import { isValidRucCheckDigit } from '../../../mappers/ruc-check-digit.ts';
 import { checkCode } from './code-tables.ts';
 import {
@@ -24,20 +25,7 @@ export function checkClient(client: Json, data: Json): RuleProblem | undefined {
   const country = client.country as string;
   return firstOf(
     () => checkCode(client, 'typeClientEB'),
-    () =>
-      checkOptionalStrings(client, [
-        'typeTaxpayer',
-        'numberRUC',
-        'digitCheckRUC',
-        'businessName',
-        'address',
-        'codeLocation',
-        'province',
-        'district',
-        'correction',
-        'telephone1',
-        'email1',
-      ]),
+    () => checkOptionalStrings(client, CLIENT_OPTIONAL_FIELDS),
     () => checkFormat(client, 'country', COUNTRY, 'debe ser un código ISO de 2 letras mayúsculas (§3.8)'),
     () =>
       data.destinationOperation === '1' && country !== 'PA'
