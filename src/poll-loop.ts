@@ -1,21 +1,22 @@
 // The loop a queue runner lives in: a tick on a timer and on demand, never two at once. A wake during a tick asks
 // for one more tick after it (wakes in between coalesce), so work that arrives mid-tick is never left waiting
-// for the timer.
-export class PollLoop {
+// for the timer. A runner extends it with its own tick.
+export abstract class PollLoop {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
   private halted = true;
-  private readonly tick: () => Promise<void>;
   private readonly pollMs: number;
-  private readonly onError: (error: unknown) => void;
+  private readonly onTickError: (error: unknown) => void;
 
-  /** `tick` claims and handles due work until there is none (or `stopped`); `onError` hears what it throws. */
-  constructor(tick: () => Promise<void>, pollMs: number, onError: (error: unknown) => void) {
-    this.tick = tick;
+  /** `onTickError` hears what a tick throws (a claim that failed); the next tick tries again. */
+  constructor(pollMs: number, onTickError: (error: unknown) => void) {
     this.pollMs = pollMs;
-    this.onError = onError;
+    this.onTickError = onTickError;
   }
+
+  /** Claim and handle due work until there is none (or `stopped`). */
+  protected abstract tick(): Promise<void>;
 
   get stopped(): boolean {
     return this.halted;
@@ -36,6 +37,7 @@ export class PollLoop {
     await this.ticking;
   }
 
+  /** Look for due work now (on the timer, and when something may have made work due). */
   wake(): void {
     if (this.halted) return;
     if (this.ticking) {
@@ -43,7 +45,7 @@ export class PollLoop {
       return;
     }
     this.ticking = this.tick()
-      .catch(this.onError)
+      .catch(this.onTickError)
       .finally(() => {
         this.ticking = undefined;
         if (this.again) {

@@ -30,36 +30,17 @@ export interface EmailRunnerDeps {
 /** E-mails claimed at once (the transport keeps a few connections open). */
 const BATCH = 4;
 
-export class EmailRunner {
+export class EmailRunner extends PollLoop {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly d: EmailRunnerDeps;
-  private readonly loop: PollLoop;
 
   constructor(deps: EmailRunnerDeps) {
+    super(deps.options.pollMs, (error) => deps.logger.error({ err: error }, 'e-mail runner: claim failed'));
     this.d = deps;
-    this.loop = new PollLoop(
-      () => this.tick(),
-      deps.options.pollMs,
-      (error) => deps.logger.error({ err: error }, 'e-mail runner: claim failed'),
-    );
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Stop claiming and wait for the e-mails in hand. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** Look for due e-mails now (on a timer, and when a completed document queued one). */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  private async tick(): Promise<void> {
-    while (!this.loop.stopped) {
+  protected async tick(): Promise<void> {
+    while (!this.stopped) {
       const rows = await claimDueEmails(this.d.db, { owner: this.owner, limit: BATCH, leaseMs: this.d.options.leaseMs });
       if (rows.length === 0) return;
       await Promise.all(

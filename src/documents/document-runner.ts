@@ -54,7 +54,7 @@ export interface RunnerDeps {
 /** How many numbers one claim may skip in a row before it waits (numbers used outside the app). */
 const MAX_SKIPS_PER_CLAIM = 25;
 
-export class DocumentRunner {
+export class DocumentRunner extends PollLoop {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly d: RunnerDeps;
   private readonly o: RunnerOptions;
@@ -64,30 +64,21 @@ export class DocumentRunner {
   /** The gateway's share of concurrency; the runner holds more documents so their other work overlaps the calls. */
   readonly gatewaySlots: Slots;
   private readonly claimBatch: number;
-  private readonly loop: PollLoop;
   /** Last time the loop ran, for /healthz. */
   lastTickAt: Date | undefined;
 
   constructor(deps: RunnerDeps) {
+    super(deps.options.pollMs, (error) => deps.logger.error({ err: error }, 'document runner: claim failed'));
     this.d = deps;
     this.o = deps.options;
     this.now = deps.now ?? (() => new Date());
     this.gatewaySlots = new Slots(deps.options.gatewayConcurrency);
     this.claimBatch = Math.max(1, Math.floor(deps.options.concurrency / 4));
-    this.loop = new PollLoop(
-      () => this.tick(),
-      deps.options.pollMs,
-      (error) => deps.logger.error({ err: error }, 'document runner: claim failed'),
-    );
-  }
-
-  start(): void {
-    this.loop.start();
   }
 
   /** Stop claiming and wait for the documents in hand. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -95,14 +86,9 @@ export class DocumentRunner {
     return this.inFlight.size;
   }
 
-  /** Look for due work now (called on a timer, after each document, and by the webhook intake). */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  private async tick(): Promise<void> {
+  protected async tick(): Promise<void> {
     this.lastTickAt = new Date();
-    while (!this.loop.stopped) {
+    while (!this.stopped) {
       const capacity = this.o.concurrency - this.inFlight.size;
       // Claim in batches: one claim per finished document would be most of the runner's queries. With more documents
       // in hand than gateway slots, the slots stay busy while a quarter of the places refill.
