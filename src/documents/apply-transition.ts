@@ -4,10 +4,10 @@ import type { Db } from '../db/database.ts';
 import type { GatewayCallRecord } from '../gateway/gateway-client.ts';
 import type { Logger } from '../logger.ts';
 import { render } from '../messages/catalogue.ts';
-import { message } from '../messages/message.ts';
+import { type Message, message } from '../messages/message.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
 import { type DocumentStep, canMove } from './document-state.ts';
-import type { Transition } from './issuing-ports.ts';
+import type { DocumentError, Transition } from './issuing-ports.ts';
 import type { RunnerOptions } from './document-runner.ts';
 import {
   type DocumentPatch,
@@ -108,9 +108,8 @@ export async function applyTransition(
         attempts,
         status: exhausted ? 'failed' : doc.status === 'waiting' ? 'pending' : doc.status,
         nextAttemptAt: exhausted ? ctx.now() : new Date(ctx.now().getTime() + backoffMs(ctx, attempts)),
-        lastErrorKind: t.error.kind,
-        lastErrorCode: t.error.code ?? null,
-        lastError: exhausted ? message('exhausted', {}, t.error.message) : t.error.message,
+        ...stoppedBy(t.error),
+        ...(exhausted ? { lastError: message('exhausted', {}, t.error.message) } : {}),
       });
       return undefined;
     }
@@ -120,29 +119,20 @@ export async function applyTransition(
         ...t.patch,
         status: 'needs_attention',
         attempts: doc.attempts + 1,
-        lastErrorKind: t.error.kind,
-        lastErrorCode: t.error.code ?? null,
-        lastError: t.error.message,
+        ...stoppedBy(t.error),
         ...(t.problems ? { problems: t.problems } : {}),
       });
       return undefined;
     case 'pause_shop':
       // The document waits, and so does the rest of the shop's queue, until its settings change.
       await ctx.shops.pause(doc.shop, t.error.message);
-      await finish({
-        lastErrorKind: t.error.kind,
-        lastErrorCode: t.error.code ?? null,
-        lastError: t.error.message,
-        nextAttemptAt: ctx.now(),
-      });
+      await finish({ ...stoppedBy(t.error), nextAttemptAt: ctx.now() });
       return undefined;
     case 'skipped':
       await finish({
         ...t.patch,
         status: 'skipped',
-        lastErrorKind: null,
-        lastErrorCode: null,
-        lastError: t.reason,
+        ...noErrorBut(t.reason),
         ...(t.problems ? { problems: t.problems } : {}),
       });
       return undefined;
@@ -150,9 +140,7 @@ export async function applyTransition(
       await finish({
         ...t.patch,
         status: 'waiting',
-        lastErrorKind: null,
-        lastErrorCode: null,
-        lastError: t.reason,
+        ...noErrorBut(t.reason),
         nextAttemptAt: new Date(ctx.now().getTime() + t.retryInMs),
       });
       return undefined;
@@ -169,7 +157,17 @@ export async function applyTransition(
 
 /** A step went through: on to `step`, attempts and last error cleared. */
 function stepDone(step: DocumentStep): DocumentPatch {
-  return { step, attempts: 0, lastErrorKind: null, lastErrorCode: null, lastError: null };
+  return { step, attempts: 0, ...noErrorBut(null) };
+}
+
+/** What the document shows as the reason it stopped. */
+function stoppedBy(error: DocumentError): DocumentPatch {
+  return { lastErrorKind: error.kind, lastErrorCode: error.code ?? null, lastError: error.message };
+}
+
+/** No error; the reason shown is `reason` (why it waits or is skipped), or none. */
+function noErrorBut(reason: Message | null): DocumentPatch {
+  return { lastErrorKind: null, lastErrorCode: null, lastError: reason };
 }
 
 /** Exponential backoff with jitter between half and all of the step. */
