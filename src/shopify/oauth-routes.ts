@@ -117,32 +117,21 @@ function shopParam(shopify: Shopify, req: Request): string | undefined {
 
 /** Refusals name the reason, never a token, code or signature. */
 function refuse(res: Response, error: unknown, logger: Logger): void {
+  const say = (status: number, text: string) => void res.status(status).type('text/plain').send(text);
   if (error instanceof InvalidOAuthError || error instanceof InvalidHmacError) {
     logger.warn({ reason: error.name }, 'OAuth callback refused: bad signature or state');
-    res
-      .status(400)
-      .type('text/plain')
-      .send('Install refused: the request signature or state is not valid. Start the install again from Shopify.');
-    return;
+    return say(400, 'Install refused: the request signature or state is not valid. Start the install again from Shopify.');
   }
   if (error instanceof CookieNotFound) {
-    res
-      .status(400)
-      .type('text/plain')
-      .send('Install refused: the install session expired or cookies are blocked. Start the install again from Shopify.');
-    return;
+    return say(400, 'Install refused: the install session expired or cookies are blocked. Start the install again from Shopify.');
   }
-  if (error instanceof BotActivityDetected) {
-    res.status(410).end();
-    return;
-  }
+  if (error instanceof BotActivityDetected) return void res.status(410).end();
   if (error instanceof HttpResponseError) {
     logger.error({ status: error.response.code }, 'OAuth: Shopify refused the authorization code');
-    res.status(502).type('text/plain').send('Shopify refused the authorization code. Start the install again from Shopify.');
-    return;
+    return say(502, 'Shopify refused the authorization code. Start the install again from Shopify.');
   }
   logger.error({ err: error }, 'OAuth callback failed');
-  res.status(500).type('text/plain').send('Install failed. Try again in a moment.');
+  say(500, 'Install failed. Try again in a moment.');
 }
 
 /** Back into the Shopify admin, where the embedded app opens; `host` is Shopify's own base64 admin address. */
