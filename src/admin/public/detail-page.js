@@ -4,7 +4,7 @@
 import { ApiError, api, errorText } from './api.js';
 import { clientCorrectionCard, clientReissueCard, loadClientForm } from './client-correction.js';
 import { creditNotesCard, noteInvoiceCard } from './credit-notes.js';
-import { banner, busy, button, card, clear, field, h, linkButton, toast } from './dom.js';
+import { banner, busy, button, card, clear, dataTable, field, h, linkButton, toast } from './dom.js';
 import { emailCard, loadEmails } from './email-card.js';
 import { t } from './i18n.js';
 import { formatDateTime, formatDecimalText, formatMoney } from './format.js';
@@ -243,44 +243,26 @@ export async function renderDetail(container, ctx, id) {
               .join(' · ') || '—',
           ),
         ),
-        h(
-          'div',
-          { class: 'table-scroll' },
-          h(
-            'table',
-            { class: 'data-table data-table--compact data-table--stack', id: 'document-items' },
+        dataTable({
+          class: 'data-table data-table--compact data-table--stack',
+          id: 'document-items',
+          columns: [
+            [t('detail.doc.description')],
+            ...['quantity', 'unitPrice', 'discount', 'itbms', 'total'].map((c) => /** @type {const} */ ([t(`detail.doc.${c}`), true])),
+          ],
+          rows: items.map((item) =>
             h(
-              'thead',
+              'tr',
               null,
-              h(
-                'tr',
-                null,
-                h('th', { scope: 'col' }, t('detail.doc.description')),
-                h('th', { scope: 'col', class: 'num' }, t('detail.doc.quantity')),
-                h('th', { scope: 'col', class: 'num' }, t('detail.doc.unitPrice')),
-                h('th', { scope: 'col', class: 'num' }, t('detail.doc.discount')),
-                h('th', { scope: 'col', class: 'num' }, t('detail.doc.itbms')),
-                h('th', { scope: 'col', class: 'num' }, t('detail.doc.total')),
-              ),
-            ),
-            h(
-              'tbody',
-              null,
-              items.map((item) =>
-                h(
-                  'tr',
-                  null,
-                  h('td', { class: 'row-title' }, item.description, h('span', { class: 'subdued block mono' }, item.code)),
-                  h('td', { class: 'num', 'data-label': t('detail.doc.quantity') }, item.amount),
-                  h('td', { class: 'num', 'data-label': t('detail.doc.unitPrice') }, money(item.priceUnit)),
-                  h('td', { class: 'num', 'data-label': t('detail.doc.discount') }, money(item.priceUnitDiscount)),
-                  h('td', { class: 'num', 'data-label': t('detail.doc.itbms') }, money(item.valueITBMS)),
-                  h('td', { class: 'num', 'data-label': t('detail.doc.total') }, money(item.totalValue)),
-                ),
-              ),
+              h('td', { class: 'row-title' }, item.description, h('span', { class: 'subdued block mono' }, item.code)),
+              h('td', { class: 'num', 'data-label': t('detail.doc.quantity') }, item.amount),
+              h('td', { class: 'num', 'data-label': t('detail.doc.unitPrice') }, money(item.priceUnit)),
+              h('td', { class: 'num', 'data-label': t('detail.doc.discount') }, money(item.priceUnitDiscount)),
+              h('td', { class: 'num', 'data-label': t('detail.doc.itbms') }, money(item.valueITBMS)),
+              h('td', { class: 'num', 'data-label': t('detail.doc.total') }, money(item.totalValue)),
             ),
           ),
-        ),
+        }),
         h(
           'dl',
           { class: 'totals card__section' },
@@ -309,59 +291,42 @@ export async function renderDetail(container, ctx, id) {
     return card({
       title: t('detail.calls'),
       flush: true,
-      children: h(
-        'div',
-        { class: 'table-scroll' },
-        h(
-          'table',
-          { class: 'data-table data-table--compact data-table--stack', id: 'gateway-calls' },
+      children: dataTable({
+        class: 'data-table data-table--compact data-table--stack',
+        id: 'gateway-calls',
+        columns: [
+          ...['time', 'operation', 'code', 'message'].map((c) => /** @type {const} */ ([t(`detail.call.${c}`)])),
+          [t('detail.call.duration'), true],
+        ],
+        rows: inv.calls.flatMap((c) => [
           h(
-            'thead',
-            null,
+            'tr',
+            { dataset: { operation: c.operation, code: c.code ?? '' } },
+            h('td', { class: 'nowrap', 'data-label': t('detail.call.time') }, formatDateTime(c.at)),
+            h('td', { class: 'mono', 'data-label': t('detail.call.operation') }, c.operation),
             h(
-              'tr',
-              null,
-              h('th', { scope: 'col' }, t('detail.call.time')),
-              h('th', { scope: 'col' }, t('detail.call.operation')),
-              h('th', { scope: 'col' }, t('detail.call.code')),
-              h('th', { scope: 'col' }, t('detail.call.message')),
-              h('th', { scope: 'col', class: 'num' }, t('detail.call.duration')),
+              'td',
+              { 'data-label': t('detail.call.code') },
+              h('span', { class: ['code-pill', c.code === '200' ? 'code-pill--ok' : 'code-pill--bad'] }, c.code ?? c.outcome),
             ),
-          ),
-          h(
-            'tbody',
-            null,
-            inv.calls.flatMap((c) => [
+            h(
+              'td',
+              { class: 'wrap', 'data-label': t('detail.call.message') },
+              c.message ?? c.outcome,
               h(
-                'tr',
-                { dataset: { operation: c.operation, code: c.code ?? '' } },
-                h('td', { class: 'nowrap', 'data-label': t('detail.call.time') }, formatDateTime(c.at)),
-                h('td', { class: 'mono', 'data-label': t('detail.call.operation') }, c.operation),
-                h(
-                  'td',
-                  { 'data-label': t('detail.call.code') },
-                  h('span', { class: ['code-pill', c.code === '200' ? 'code-pill--ok' : 'code-pill--bad'] }, c.code ?? c.outcome),
-                ),
-                h(
-                  'td',
-                  { class: 'wrap', 'data-label': t('detail.call.message') },
-                  c.message ?? c.outcome,
-                  h(
-                    'details',
-                    { class: 'disclosure' },
-                    h('summary', null, t('detail.call.show')),
-                    h('p', { class: 'subdued' }, t('detail.call.request')),
-                    h('pre', { class: 'code' }, JSON.stringify(c.request, null, 2)),
-                    h('p', { class: 'subdued' }, t('detail.call.response')),
-                    h('pre', { class: 'code' }, JSON.stringify(c.response, null, 2)),
-                  ),
-                ),
-                h('td', { class: 'num', 'data-label': t('detail.call.duration') }, t('detail.ms', { ms: c.durationMs })),
+                'details',
+                { class: 'disclosure' },
+                h('summary', null, t('detail.call.show')),
+                h('p', { class: 'subdued' }, t('detail.call.request')),
+                h('pre', { class: 'code' }, JSON.stringify(c.request, null, 2)),
+                h('p', { class: 'subdued' }, t('detail.call.response')),
+                h('pre', { class: 'code' }, JSON.stringify(c.response, null, 2)),
               ),
-            ]),
+            ),
+            h('td', { class: 'num', 'data-label': t('detail.call.duration') }, t('detail.ms', { ms: c.durationMs })),
           ),
-        ),
-      ),
+        ]),
+      }),
     });
   }
 

@@ -40,6 +40,20 @@ export function clear(el) {
   return el;
 }
 
+/**
+ * A table inside a sideways-scrolling box, its rows stacked at phone width (each cell names its column in
+ * `data-label`): the headings as [label, numeric] pairs, then the rows.
+ * @param {{ id?: string, class: string, columns: readonly (readonly [string, boolean?])[], rows: Child }} o
+ */
+export function dataTable(o) {
+  const headings = o.columns.map(([label, numeric]) => h('th', { scope: 'col', class: numeric ? 'num' : null }, label));
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h('table', { class: o.class, id: o.id }, h('thead', null, h('tr', null, headings)), h('tbody', null, o.rows)),
+  );
+}
+
 /** @typedef {'info'|'success'|'warning'|'critical'|'attention'|'neutral'} Tone */
 
 /** @param {string} text @param {Tone} tone @param {Child} [extra] */

@@ -2,7 +2,7 @@
 // Filters live in the address (#/facturas?status=…&kind=…&q=…&from=…&to=…&page=…) so back and forward work.
 // At phone width each row stacks into a block, its cells labelled (styles/phone.css, .data-table--stack).
 import { api, errorText } from './api.js';
-import { busy, button, clear, h, toast } from './dom.js';
+import { busy, button, clear, dataTable, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { detailHref, kindLabel } from './credit-notes.js';
 import { formatDateTime, formatMoney, shortCufe } from './format.js';
@@ -223,21 +223,8 @@ export async function renderInvoices(container, ctx) {
       );
       return;
     }
-    const head = h(
-      'thead',
-      null,
-      h(
-        'tr',
-        null,
-        h('th', { scope: 'col' }, t('invoices.col.order')),
-        h('th', { scope: 'col' }, t('invoices.col.type')),
-        h('th', { scope: 'col' }, t('invoices.col.number')),
-        h('th', { scope: 'col', class: 'num' }, t('invoices.col.amount')),
-        h('th', { scope: 'col' }, t('invoices.col.status')),
-        h('th', { scope: 'col' }, t('invoices.col.cufe')),
-        h('th', { scope: 'col' }, t('invoices.col.time')),
-        h('th', { scope: 'col' }, t('invoices.col.reason')),
-      ),
+    const columns = ['order', 'type', 'number', 'amount', 'status', 'cufe', 'time', 'reason'].map(
+      (c) => /** @type {const} */ ([t(`invoices.col.${c}`), c === 'amount']),
     );
     // Each cell names its column, for the stacked rows at phone width.
     const cell = (/** @type {string} */ column, /** @type {string} */ cls, /** @type {import('./dom.js').Child} */ content) =>
@@ -266,9 +253,7 @@ export async function renderInvoices(container, ctx) {
         cell('reason', 'reason-cell', reasonSummary(inv) ?? h('span', { class: 'subdued' }, '—')),
       );
     });
-    clear(body).append(
-      h('div', { class: 'table-scroll' }, h('table', { class: 'data-table data-table--stack' }, head, h('tbody', null, rows))),
-    );
+    clear(body).append(dataTable({ class: 'data-table data-table--stack', columns, rows }));
   }
 
   /** @param {boolean} hasNext */
