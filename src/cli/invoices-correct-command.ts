@@ -27,10 +27,7 @@ export async function correctInvoice(args: readonly string[], io: CliIo, open: O
   const correction = file === undefined ? null : readCorrection(file);
 
   return withContext(open, io, async (ctx) => {
-    const outcome = await correctClient(ctx.database.db, { id }, correction);
-    if (outcome.kind === 'not_found') throw new CliFailure(`no invoice ${id}`);
-    if (outcome.kind === 'refused') throw new CliFailure(`invoice ${id}: ${outcome.reason}`);
-    const { doc } = outcome;
+    const { doc } = accepted(id, await correctClient(ctx.database.db, { id }, correction));
     io.out(
       correction
         ? `Invoice ${doc.id} (${doc.shop} ${doc.orderName}): client corrected (${describe(correction)}); back in the queue.`
@@ -50,9 +47,7 @@ export async function reinvoiceInvoice(args: readonly string[], io: CliIo, open:
   if (file === undefined) throw new CliInputError(`--file names the right buyer (${REINVOICE_USAGE})`);
   const correction = readCorrection(file);
   return withContext(open, io, async (ctx) => {
-    const outcome = await reinvoice(ctx.database.db, { id }, correction);
-    if (outcome.kind === 'not_found') throw new CliFailure(`no invoice ${id}`);
-    if (outcome.kind === 'refused') throw new CliFailure(`invoice ${id}: ${outcome.reason}`);
+    const outcome = accepted(id, await reinvoice(ctx.database.db, { id }, correction));
     const { invoice } = outcome;
     io.out(
       `Invoice ${invoice.id} (${invoice.shop} ${invoice.orderName}) is being replaced: credit note ${outcome.noteId} for all of it, ` +
@@ -60,6 +55,15 @@ export async function reinvoiceInvoice(args: readonly string[], io: CliIo, open:
     );
     return EXIT_OK;
   });
+}
+
+type Refusal = { kind: 'not_found' } | { kind: 'refused'; reason: string };
+
+/** What was done, or the command's failure: no such invoice, or why it was refused. */
+function accepted<O extends { kind: string }>(id: string, outcome: O): Exclude<O, Refusal> {
+  if (outcome.kind === 'not_found') throw new CliFailure(`no invoice ${id}`);
+  if (outcome.kind === 'refused' && 'reason' in outcome) throw new CliFailure(`invoice ${id}: ${String(outcome.reason)}`);
+  return outcome as Exclude<O, Refusal>;
 }
 
 function readCorrection(file: string): ClientCorrection {
