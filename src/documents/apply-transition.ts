@@ -128,22 +128,16 @@ export async function applyTransition(
       await ctx.shops.pause(doc.shop, t.error.message);
       await finish({ ...stoppedBy(t.error), nextAttemptAt: ctx.now() });
       return undefined;
-    case 'skipped':
-      await finish({
-        ...t.patch,
-        status: 'skipped',
-        ...noErrorBut(t.reason),
-        ...(t.problems ? { problems: t.problems } : {}),
-      });
+    case 'skipped': {
+      const problems = t.problems ? { problems: t.problems } : {};
+      await finish({ ...t.patch, status: 'skipped', ...noErrorBut(t.reason), ...problems });
       return undefined;
-    case 'wait':
-      await finish({
-        ...t.patch,
-        status: 'waiting',
-        ...noErrorBut(t.reason),
-        nextAttemptAt: new Date(ctx.now().getTime() + t.retryInMs),
-      });
+    }
+    case 'wait': {
+      const nextAttemptAt = new Date(ctx.now().getTime() + t.retryInMs);
+      await finish({ ...t.patch, status: 'waiting', ...noErrorBut(t.reason), nextAttemptAt });
       return undefined;
+    }
     case 'discard':
       ctx.logger.warn({ documentId: doc.id, shop: doc.shop, orderGid: doc.orderGid, reason: t.reason }, 'document discarded');
       await recordGatewayCalls(db, takeCalls(ctx, doc));

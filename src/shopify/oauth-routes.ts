@@ -48,10 +48,7 @@ export function mountOAuthRoutes(app: Express, deps: OAuthDeps): void {
 export function beginAuth(deps: OAuthDeps): RequestHandler {
   return async (req, res) => {
     const shop = shopParam(deps.shopify, req);
-    if (!shop) {
-      res.status(400).type('text/plain').send('shop must be a store domain like tienda.myshopify.com');
-      return;
-    }
+    if (!shop) return plainAnswer(res, 400, 'shop must be a store domain like tienda.myshopify.com');
     if (req.query['embedded'] === '1') {
       sendExitIframe(res, deps.shopify.config.apiKey, `${AUTH_PATH}?shop=${encodeURIComponent(shop)}`);
       return;
@@ -96,10 +93,7 @@ export function authCallback(deps: OAuthDeps): RequestHandler {
 export function installGate(deps: OAuthDeps): RequestHandler {
   return async (req, res) => {
     const shop = shopParam(deps.shopify, req);
-    if (!shop) {
-      res.status(400).type('text/plain').send('Open this app from your Shopify admin (the shop parameter is missing or invalid).');
-      return;
-    }
+    if (!shop) return plainAnswer(res, 400, 'Open this app from your Shopify admin (the shop parameter is missing or invalid).');
     const [session, row] = await Promise.all([deps.sessions.loadSession(deps.shopify.session.getOfflineId(shop)), deps.shops.get(shop)]);
     const query = req.originalUrl.split('?')[1] ?? '';
     if (!session || !row?.installed) {
@@ -115,23 +109,31 @@ function shopParam(shopify: Shopify, req: Request): string | undefined {
   return typeof raw === 'string' ? (shopify.utils.sanitizeShop(raw) ?? undefined) : undefined;
 }
 
+/** A short answer in plain text (the install flow's pages are the browser's, not the app's). */
+function plainAnswer(res: Response, status: number, text: string): void {
+  res.status(status).type('text/plain').send(text);
+}
+
 /** Refusals name the reason, never a token, code or signature. */
 function refuse(res: Response, error: unknown, logger: Logger): void {
-  const say = (status: number, text: string) => void res.status(status).type('text/plain').send(text);
   if (error instanceof InvalidOAuthError || error instanceof InvalidHmacError) {
     logger.warn({ reason: error.name }, 'OAuth callback refused: bad signature or state');
-    return say(400, 'Install refused: the request signature or state is not valid. Start the install again from Shopify.');
+    return plainAnswer(res, 400, 'Install refused: the request signature or state is not valid. Start the install again from Shopify.');
   }
   if (error instanceof CookieNotFound) {
-    return say(400, 'Install refused: the install session expired or cookies are blocked. Start the install again from Shopify.');
+    return plainAnswer(
+      res,
+      400,
+      'Install refused: the install session expired or cookies are blocked. Start the install again from Shopify.',
+    );
   }
   if (error instanceof BotActivityDetected) return void res.status(410).end();
   if (error instanceof HttpResponseError) {
     logger.error({ status: error.response.code }, 'OAuth: Shopify refused the authorization code');
-    return say(502, 'Shopify refused the authorization code. Start the install again from Shopify.');
+    return plainAnswer(res, 502, 'Shopify refused the authorization code. Start the install again from Shopify.');
   }
   logger.error({ err: error }, 'OAuth callback failed');
-  say(500, 'Install failed. Try again in a moment.');
+  plainAnswer(res, 500, 'Install failed. Try again in a moment.');
 }
 
 /** Back into the Shopify admin, where the embedded app opens; `host` is Shopify's own base64 admin address. */
