@@ -1,0 +1,117 @@
+// The values Shopify's REST bodies (orders, refunds) share, in two jobs kept apart for speed: zod schemas that only
+// CHECK a value (and word the refusal), and readers that turn a checked value into a domain value (trimmed text,
+// cents, exact fractions, decimal ids). Zod runs a plain type with checks in its object fast path; a `.transform` per
+// field costs a pipe each (bench/RESULTS.md, "Reading an order"), so transforms run once per object, calling these
+// readers.
+import { z } from 'zod';
+import { type Cents, type Fraction, cents, parseCents, parseFraction } from './money.ts';
+
+/** Free text: any string, or absent. Read by `clean`: trimmed, blank as absent. */
+export const text = z.string().nullish();
+
+export function clean(v: string | null | undefined): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  const t = v.trim();
+  return t === '' ? undefined : t;
+}
+
+/** A decimal amount as Shopify writes money ("12.50"); read by `amount`. */
+export const centsText = z.string().check((ctx) => {
+  if (parseCents(ctx.value) === undefined) {
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: `"${ctx.value}" is not an amount with at most 2 decimals` });
+  }
+});
+
+/** The cents of a text that `centsText` checked. */
+export function amount(v: string): Cents;
+export function amount(v: string | null | undefined): Cents | undefined;
+export function amount(v: string | null | undefined): Cents | undefined {
+  return v === null || v === undefined ? undefined : (parseCents(v) ?? cents(0));
+}
+
+export const moneyBag = z.object({ shop_money: z.object({ amount: centsText, currency_code: z.string().nullish() }) }).nullish();
+export type MoneyBag = z.infer<typeof moneyBag>;
+
+/** Shopify writes rates as JSON numbers (0.07); read the decimal digits, never the binary value. */
+export const rate = z.union([z.number(), z.string()]).check((ctx) => {
+  const f = parseFraction(ctx.value);
+  if (f === undefined || f.num < 0)
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: `${String(ctx.value)} is not a tax rate` });
+});
+
+/** The fraction of a rate that `rate` checked. */
+export const fraction = (v: number | string): Fraction => parseFraction(v) ?? { num: 0, den: 1 };
+
+/** A numeric id, or absent; read by `idDigits`. */
+export const idText = z.union([z.number(), z.string()]).nullish();
+
+/** Numeric ids are exact only up to 2^53 after JSON.parse; keep them as text only when exact. */
+export function idDigits(v: number | string | null | undefined): string | undefined {
+  if (typeof v === 'string') return /^\d+$/.test(v.trim()) ? v.trim() : undefined;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  return undefined;
+}
+
+/** The `_set.shop_money` amount when present (the shop's currency), else the plain field's cents. */
+export function shopMoney(set: MoneyBag, plain: Cents | undefined): Cents | undefined {
+  return set ? amount(set.shop_money.amount) : plain;
+}
+
+export function requireMoney(ctx: z.RefinementCtx, field: string, set: MoneyBag, plain: Cents | undefined): Cents {
+  const value = shopMoney(set, plain);
+  if (value === undefined) {
+    ctx.addIssue({ code: 'custom', path: [field], message: `${field} is missing` });
+    return cents(0);
+  }
+  return value;
+}
+
+export interface ShopifyTaxLine {
+  title: string;
+  rate: Fraction;
+  amount: Cents;
+}
+
+export const taxLineSchema = z
+  .object({ title: text, rate, price: centsText.nullish(), price_set: moneyBag })
+  .transform((t, ctx): ShopifyTaxLine => ({
+    title: clean(t.title) ?? '',
+    rate: fraction(t.rate),
+    amount: requireMoney(ctx, 'price', t.price_set, amount(t.price)),
+  }));
+
+export interface ShopifyDiscountAllocation {
+  amount: Cents;
+  discountApplicationIndex?: number;
+}
+
+export const discountAllocationSchema = z
+  .object({
+    amount: centsText.nullish(),
+    amount_set: moneyBag,
+    discount_application_index: z.number().int().nonnegative().nullish(),
+  })
+  .transform((d, ctx): ShopifyDiscountAllocation => {
+    const value = requireMoney(ctx, 'amount', d.amount_set, amount(d.amount));
+    return d.discount_application_index === null || d.discount_application_index === undefined
+      ? { amount: value }
+      : { amount: value, discountApplicationIndex: d.discount_application_index };
+  });
+
+/** A list that may be absent; read as `v ?? []`. */
+export const list = <T extends z.ZodType>(item: T) => z.array(item).nullish();
+
+export const quantity = z.number().int('must be a whole number').nonnegative('cannot be negative');
+
+/** `line_items[0].price_set.shop_money.amount`, the way the other problems name places. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc === '' ? String(p) : `${acc}.${String(p)}`), '');
+}
+
+/** Copy without the keys whose value is undefined (exactOptionalPropertyTypes-friendly, and toEqual-stable). */
+export function dropUndefined<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const k in source) if (source[k] !== undefined) out[k] = source[k];
+  return out as T;
+}
