@@ -22,7 +22,7 @@ export const centsText = z.string().check((ctx) => {
   }
 });
 
-/** The cents of a text that `centsText` checked. */
+/** The cents of a text that `centsText` checked (so the fallback is never taken). */
 export function amount(v: string): Cents;
 export function amount(v: string | null | undefined): Cents | undefined;
 export function amount(v: string | null | undefined): Cents | undefined {
@@ -39,7 +39,7 @@ export const rate = z.union([z.number(), z.string()]).check((ctx) => {
     ctx.issues.push({ code: 'custom', input: ctx.value, message: `${String(ctx.value)} is not a tax rate` });
 });
 
-/** The fraction of a rate that `rate` checked. */
+/** The fraction of a rate that `rate` checked (so the fallback is never taken). */
 export const fraction = (v: number | string): Fraction => parseFraction(v) ?? { num: 0, den: 1 };
 
 /** A numeric id, or absent; read by `idDigits`. */
