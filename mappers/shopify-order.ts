@@ -19,6 +19,7 @@ import {
   list,
   moneyBag,
   quantity,
+  reading,
   requireMoney,
   shopMoney,
   taxLineSchema,
@@ -125,8 +126,8 @@ export interface ShopifyOrder {
 
 export type ParseOrderResult = { ok: true; order: ShopifyOrder } | { ok: false; problems: MappingProblem[] };
 
-const lineItemSchema = z
-  .object({
+const lineItemSchema = reading(
+  z.object({
     admin_graphql_api_id: text,
     id: idText,
     name: text,
@@ -144,8 +145,8 @@ const lineItemSchema = z
     gift_card: z.boolean().nullish(),
     tax_lines: list(taxLineSchema),
     discount_allocations: list(discountAllocationSchema),
-  })
-  .transform((l, ctx): ShopifyLineItem => {
+  }),
+  (l, ctx): ShopifyLineItem => {
     const id = idDigits(l.id);
     const name = clean(l.name);
     const title = clean(l.title);
@@ -166,10 +167,11 @@ const lineItemSchema = z
       taxLines: l.tax_lines ?? [],
       discountAllocations: l.discount_allocations ?? [],
     });
-  });
+  },
+);
 
-const shippingLineSchema = z
-  .object({
+const shippingLineSchema = reading(
+  z.object({
     title: text,
     code: text,
     price: centsText.nullish(),
@@ -177,8 +179,8 @@ const shippingLineSchema = z
     is_removed: z.boolean().nullish(),
     tax_lines: list(taxLineSchema),
     discount_allocations: list(discountAllocationSchema),
-  })
-  .transform((s, ctx): ShopifyShippingLine => {
+  }),
+  (s, ctx): ShopifyShippingLine => {
     const code = clean(s.code);
     return dropUndefined({
       title: clean(s.title) ?? code ?? '',
@@ -188,7 +190,8 @@ const shippingLineSchema = z
       taxLines: s.tax_lines ?? [],
       discountAllocations: s.discount_allocations ?? [],
     });
-  });
+  },
+);
 
 const addressSchema = z
   .object({
@@ -252,8 +255,8 @@ function readCompany(c: z.infer<typeof companySchema>): ShopifyCompany | undefin
 
 const noteAttributeSchema = z.object({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean()]).nullish() });
 
-const orderSchema = z
-  .object({
+const orderSchema = reading(
+  z.object({
     presentment_currency: text,
     taxes_included: z.boolean().nullish(),
     tax_exempt: z.boolean().nullish(),
@@ -279,8 +282,8 @@ const orderSchema = z
     shipping_address: addressSchema,
     company: companySchema,
     payment_gateway_names: list(z.string()),
-  })
-  .transform((o): OrderDetails => {
+  }),
+  (o): OrderDetails => {
     const totalTax = shopMoney(o.current_total_tax_set, amount(o.current_total_tax)) ?? shopMoney(o.total_tax_set, amount(o.total_tax));
     const customer = readCustomer(o.customer);
     return dropUndefined({
@@ -309,7 +312,8 @@ const orderSchema = z
       company: readCompany(o.company),
       paymentGatewayNames: (o.payment_gateway_names ?? []).map((g) => g.trim()).filter((g) => g !== ''),
     });
-  });
+  },
+);
 
 /** What the order body says beyond its identity (mappers/order-identity.ts reads that). */
 type OrderDetails = Omit<ShopifyOrder, 'orderGid' | 'name' | 'test' | 'currency' | 'totalPrice'>;

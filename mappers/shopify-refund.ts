@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, cents, parseCents, sumCents } from './money.ts';
 import {
+  addProblem,
   amount,
   centsText,
   clean,
@@ -17,6 +18,7 @@ import {
   list,
   moneyBag,
   quantity,
+  reading,
   requireMoney,
   shopMoney,
   taxLineSchema,
@@ -108,8 +110,8 @@ function exactDigitsText(v: number | string | bigint): string | undefined {
   return Number.isSafeInteger(v) && v >= 0 ? String(v) : undefined;
 }
 
-const refundLineSchema = z
-  .object({
+const refundLineSchema = reading(
+  z.object({
     line_item_id: idText,
     quantity,
     restock_type: text,
@@ -118,12 +120,12 @@ const refundLineSchema = z
     subtotal_set: moneyBag,
     total_tax_set: moneyBag,
     line_item: z.object({ admin_graphql_api_id: text, name: text, title: text, tip_payment_gateway: text }).nullish(),
-  })
-  .transform((l, ctx): ShopifyRefundLine => {
+  }),
+  (l, ctx): ShopifyRefundLine => {
     const lineItemId = idDigits(l.line_item_id);
     const lineItemGid =
       clean(l.line_item?.admin_graphql_api_id) ?? (lineItemId === undefined ? undefined : `gid://shopify/LineItem/${lineItemId}`);
-    if (lineItemGid === undefined) ctx.addIssue({ code: 'custom', path: ['line_item_id'], message: 'the refunded line has no usable id' });
+    if (lineItemGid === undefined) addProblem(ctx, 'line_item_id', 'the refunded line has no usable id');
     return dropUndefined({
       lineItemGid: lineItemGid ?? '',
       quantity: l.quantity,
@@ -133,7 +135,8 @@ const refundLineSchema = z
       name: clean(l.line_item?.name) ?? clean(l.line_item?.title) ?? lineItemGid ?? '',
       tip: clean(l.line_item?.tip_payment_gateway) !== undefined,
     });
-  });
+  },
+);
 
 const shippingSnapshotSchema = z.object({
   title: text,
@@ -146,14 +149,14 @@ const shippingSnapshotSchema = z.object({
   discount_allocations: list(discountAllocationSchema),
 });
 
-const refundShippingLineSchema = z
-  .object({
+const refundShippingLineSchema = reading(
+  z.object({
     shipping_line_id: idText,
     subtotal_amount_set: moneyBag,
     tax_amount_set: moneyBag,
     shipping_line: shippingSnapshotSchema.nullish(),
-  })
-  .transform((s, ctx): ShopifyRefundShippingLine => {
+  }),
+  (s, ctx): ShopifyRefundShippingLine => {
     const subtotal = requireMoney(ctx, 'subtotal_amount_set', s.subtotal_amount_set, undefined);
     const line = s.shipping_line ?? undefined;
     const price = line ? shopMoney(line.price_set, amount(line.price)) : undefined;
@@ -164,7 +167,8 @@ const refundShippingLineSchema = z
       subtotal,
       tax: shopMoney(s.tax_amount_set, undefined) ?? fullShippingTax(line, price, subtotal),
     });
-  });
+  },
+);
 
 /** The REST body has no tax for refunded shipping; when the whole line is refunded it is the line's own tax (§1.5). */
 function fullShippingTax(
@@ -180,23 +184,23 @@ function fullShippingTax(
   return sumCents((line.tax_lines ?? []).map((t) => t.amount));
 }
 
-const adjustmentSchema = z
-  .object({
+const adjustmentSchema = reading(
+  z.object({
     kind: text,
     reason: text,
     amount: centsText.nullish(),
     amount_set: moneyBag,
     tax_amount: centsText.nullish(),
     tax_amount_set: moneyBag,
-  })
-  .transform((a, ctx): ShopifyOrderAdjustment =>
+  }),
+  (a, ctx): ShopifyOrderAdjustment =>
     dropUndefined({
       amount: requireMoney(ctx, 'amount_set', a.amount_set, amount(a.amount)),
       tax: shopMoney(a.tax_amount_set, amount(a.tax_amount)) ?? cents(0),
       kind: clean(a.kind)?.toLowerCase(),
       reason: clean(a.reason),
     }),
-  );
+);
 
 const transactionSchema = z.object({
   kind: z.string().trim().min(1),
@@ -216,8 +220,8 @@ function readTransaction(t: z.infer<typeof transactionSchema>): ShopifyRefundTra
   });
 }
 
-const refundSchema = z
-  .object({
+const refundSchema = reading(
+  z.object({
     id: idText,
     admin_graphql_api_id: text,
     order_id: exactDigits,
@@ -230,12 +234,12 @@ const refundSchema = z
     transactions: list(transactionSchema),
     duties: list(z.object({ amount_set: moneyBag })),
     total_duties_set: moneyBag,
-  })
-  .transform((r, ctx): ShopifyRefund => {
+  }),
+  (r, ctx): ShopifyRefund => {
     const id = idDigits(r.id);
     const gid = clean(r.admin_graphql_api_id) ?? (id === undefined ? undefined : `gid://shopify/Refund/${id}`);
     if (gid === undefined || !/^gid:\/\/shopify\/Refund\/\d+$/.test(gid)) {
-      ctx.addIssue({ code: 'custom', path: ['admin_graphql_api_id'], message: 'the refund has no usable id' });
+      addProblem(ctx, 'admin_graphql_api_id', 'the refund has no usable id');
     }
     const dutyList = sumCents((r.duties ?? []).map((d) => shopMoney(d.amount_set, undefined) ?? 0));
     return dropUndefined({
@@ -250,7 +254,8 @@ const refundSchema = z
       transactions: (r.transactions ?? []).map(readTransaction),
       duties: shopMoney(r.total_duties_set, undefined) ?? dutyList,
     });
-  });
+  },
+);
 
 /** Read a `refunds/create` body (already JSON-parsed; a lossless parse may give ids as bigints). Never throws. */
 export function parseShopifyRefund(json: unknown): ParseRefundResult {
