@@ -10,19 +10,40 @@ export function cents(n: number): Cents {
 }
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
+const ZERO = 48;
+const NINE = 57;
+const MINUS = 45;
+const DOT = 46;
 
 /**
  * Parse a decimal string ("12.5", "199.00", "-3.10") into cents. Returns undefined when the text
  * is not a decimal number or carries a fraction of a cent (Shopify's shop money never does).
+ * Reads the characters in one pass (the regex form was a fifth of reading an order: bench/RESULTS.md).
  */
 export function parseCents(text: string): Cents | undefined {
-  const m = DECIMAL.exec(text.trim());
-  if (!m) return undefined;
-  const [, sign, whole, frac = ''] = m;
-  if (frac.length > 2 && !/^0*$/.test(frac.slice(2))) return undefined;
-  const value = Number(whole) * 100 + Number(frac.slice(0, 2).padEnd(2, '0'));
+  const s = text.trim();
+  const end = s.length;
+  const negative = s.charCodeAt(0) === MINUS;
+  let i = negative ? 1 : 0;
+  const start = i;
+  let whole = 0;
+  for (let c = s.charCodeAt(i); c >= ZERO && c <= NINE; c = s.charCodeAt(++i)) whole = whole * 10 + (c - ZERO);
+  if (i === start) return undefined;
+  let hundredths = 0;
+  if (i < end) {
+    if (s.charCodeAt(i++) !== DOT || i === end) return undefined;
+    // Cents are the first two digits; any further digit must be a zero.
+    for (let k = 0; i < end; k++, i++) {
+      const c = s.charCodeAt(i);
+      if (c < ZERO || c > NINE) return undefined;
+      if (k === 0) hundredths = (c - ZERO) * 10;
+      else if (k === 1) hundredths += c - ZERO;
+      else if (c !== ZERO) return undefined;
+    }
+  }
+  const value = whole * 100 + hundredths;
   if (!Number.isSafeInteger(value)) return undefined;
-  return cents(sign ? -value : value);
+  return cents(negative ? -value : value);
 }
 
 /** "1234" cents → "12.34"; the gateway's two-decimal format. */
@@ -45,7 +66,18 @@ export interface Fraction {
  * Reads the decimal digits, never the binary float value.
  */
 export function parseFraction(value: number | string): Fraction | undefined {
-  const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
+  if (typeof value === 'string') return decimalFraction(value.trim());
+  // Orders repeat a handful of rates (0.07 on every line): their fractions are kept, a few dozen at most.
+  if (numberFractions.has(value)) return numberFractions.get(value);
+  const f = decimalFraction(numberToPlainString(value));
+  if (numberFractions.size >= 64) numberFractions.clear();
+  numberFractions.set(value, f);
+  return f;
+}
+
+const numberFractions = new Map<number, Fraction | undefined>();
+
+function decimalFraction(text: string): Fraction | undefined {
   const m = DECIMAL.exec(text);
   if (!m) return undefined;
   const [, sign, whole, frac = ''] = m;
@@ -58,7 +90,7 @@ export function parseFraction(value: number | string): Fraction | undefined {
 function numberToPlainString(n: number): string {
   // Number#toString gives the shortest round-tripping decimal (0.07 → "0.07"); expand exponents.
   const s = n.toString();
-  if (!/e/i.test(s)) return s;
+  if (!s.includes('e')) return s;
   return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
 }
 

@@ -6,7 +6,8 @@ import type { GatewayPayment } from './gateway-document.ts';
 import { type MappingSettings, ownEntry } from './mapping-settings.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, cents, formatCents, parseCents } from './money.ts';
-import { type ShopifyOrder, issuePath } from './shopify-order.ts';
+import { issuePath } from './shopify-fields.ts';
+import type { ShopifyOrder } from './shopify-order.ts';
 
 export interface OrderTransaction {
   gateway: string;

@@ -2,20 +2,31 @@
 // typed values: ids as GID strings, amounts as integer cents (shop money), rates as exact fractions.
 // Unknown fields are ignored. A body that cannot be read yields problems, never an exception.
 import { z } from 'zod';
-import { type Cents, type Fraction, cents, parseCents, parseFraction } from './money.ts';
+import { type Cents, cents } from './money.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { orderIdentity } from './order-identity.ts';
+import {
+  type ShopifyDiscountAllocation,
+  type ShopifyTaxLine,
+  amount,
+  centsText,
+  clean,
+  discountAllocationSchema,
+  dropUndefined,
+  idDigits,
+  idText,
+  issuePath,
+  list,
+  moneyBag,
+  quantity,
+  reading,
+  requireMoney,
+  shopMoney,
+  taxLineSchema,
+  text,
+} from './shopify-fields.ts';
 
-export interface ShopifyTaxLine {
-  title: string;
-  rate: Fraction;
-  amount: Cents;
-}
-
-export interface ShopifyDiscountAllocation {
-  amount: Cents;
-  discountApplicationIndex?: number;
-}
+export type { ShopifyDiscountAllocation, ShopifyTaxLine };
 
 export interface ShopifyLineItem {
   /** `gid://shopify/LineItem/…`, or undefined when the body has no usable id. */
@@ -115,95 +126,8 @@ export interface ShopifyOrder {
 
 export type ParseOrderResult = { ok: true; order: ShopifyOrder } | { ok: false; problems: MappingProblem[] };
 
-// ---------------------------------------------------------------------------------------------
-// Building blocks (shared with shopify-refund.ts, which reads refunds the same way)
-
-export const text = z
-  .string()
-  .nullish()
-  .transform((v) => (v === null || v === undefined || v.trim() === '' ? undefined : v.trim()));
-
-export const centsText = z.string().transform((v, ctx) => {
-  const c = parseCents(v);
-  if (c === undefined) {
-    ctx.addIssue({ code: 'custom', message: `"${v}" is not an amount with at most 2 decimals` });
-    return z.NEVER;
-  }
-  return c;
-});
-
-export const moneyBag = z.object({ shop_money: z.object({ amount: centsText, currency_code: z.string().nullish() }) }).nullish();
-
-/** Shopify writes rates as JSON numbers (0.07); read the decimal digits, never the binary value. */
-const rate = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  const f = parseFraction(v);
-  if (f === undefined || f.num < 0) {
-    ctx.addIssue({ code: 'custom', message: `${String(v)} is not a tax rate` });
-    return z.NEVER;
-  }
-  return f;
-});
-
-/** Numeric ids are exact only up to 2^53 after JSON.parse; keep them as text only when exact. */
-export const idText = z
-  .union([z.number(), z.string()])
-  .nullish()
-  .transform((v) => {
-    if (typeof v === 'string') return /^\d+$/.test(v.trim()) ? v.trim() : undefined;
-    if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
-    return undefined;
-  });
-
-/** The `_set.shop_money` amount when present (the shop's currency), else the plain field. */
-function shopMoney(set: { shop_money: { amount: Cents } } | null | undefined, plain: Cents | null | undefined): Cents | undefined {
-  return set?.shop_money.amount ?? plain ?? undefined;
-}
-
-export function requireMoney(
-  ctx: z.RefinementCtx,
-  field: string,
-  set: { shop_money: { amount: Cents } } | null | undefined,
-  plain: Cents | null | undefined,
-): Cents {
-  const value = shopMoney(set, plain);
-  if (value === undefined) {
-    ctx.addIssue({ code: 'custom', path: [field], message: `${field} is missing` });
-    return cents(0);
-  }
-  return value;
-}
-
-export const taxLineSchema = z
-  .object({ title: text, rate, price: centsText.nullish(), price_set: moneyBag })
-  .transform((t, ctx): ShopifyTaxLine => ({
-    title: t.title ?? '',
-    rate: t.rate,
-    amount: requireMoney(ctx, 'price', t.price_set, t.price),
-  }));
-
-export const discountAllocationSchema = z
-  .object({
-    amount: centsText.nullish(),
-    amount_set: moneyBag,
-    discount_application_index: z.number().int().nonnegative().nullish(),
-  })
-  .transform((d, ctx): ShopifyDiscountAllocation => {
-    const amount = requireMoney(ctx, 'amount', d.amount_set, d.amount);
-    return d.discount_application_index === null || d.discount_application_index === undefined
-      ? { amount }
-      : { amount, discountApplicationIndex: d.discount_application_index };
-  });
-
-export const list = <T extends z.ZodType>(item: T) =>
-  z
-    .array(item)
-    .nullish()
-    .transform((v) => v ?? []);
-
-export const quantity = z.number().int('must be a whole number').nonnegative('cannot be negative');
-
-const lineItemSchema = z
-  .object({
+const lineItemSchema = reading(
+  z.object({
     admin_graphql_api_id: text,
     id: idText,
     name: text,
@@ -221,30 +145,33 @@ const lineItemSchema = z
     gift_card: z.boolean().nullish(),
     tax_lines: list(taxLineSchema),
     discount_allocations: list(discountAllocationSchema),
-  })
-  .transform((l, ctx): ShopifyLineItem => {
-    const gid = l.admin_graphql_api_id ?? (l.id === undefined ? undefined : `gid://shopify/LineItem/${l.id}`);
+  }),
+  (l, ctx): ShopifyLineItem => {
+    const id = idDigits(l.id);
+    const name = clean(l.name);
+    const title = clean(l.title);
     return dropUndefined({
-      gid,
-      name: l.name ?? l.title ?? '',
-      title: l.title ?? l.name ?? '',
-      variantTitle: l.variant_title,
-      sku: l.sku,
-      barcode: l.barcode,
-      variantId: l.variant_id,
-      productId: l.product_id,
-      price: requireMoney(ctx, 'price', l.price_set, l.price),
+      gid: clean(l.admin_graphql_api_id) ?? (id === undefined ? undefined : `gid://shopify/LineItem/${id}`),
+      name: name ?? title ?? '',
+      title: title ?? name ?? '',
+      variantTitle: clean(l.variant_title),
+      sku: clean(l.sku),
+      barcode: clean(l.barcode),
+      variantId: idDigits(l.variant_id),
+      productId: idDigits(l.product_id),
+      price: requireMoney(ctx, 'price', l.price_set, amount(l.price)),
       quantity: l.quantity,
       currentQuantity: l.current_quantity ?? l.quantity,
       taxable: l.taxable ?? true,
       giftCard: l.gift_card ?? false,
-      taxLines: l.tax_lines,
-      discountAllocations: l.discount_allocations,
+      taxLines: l.tax_lines ?? [],
+      discountAllocations: l.discount_allocations ?? [],
     });
-  });
+  },
+);
 
-const shippingLineSchema = z
-  .object({
+const shippingLineSchema = reading(
+  z.object({
     title: text,
     code: text,
     price: centsText.nullish(),
@@ -252,17 +179,19 @@ const shippingLineSchema = z
     is_removed: z.boolean().nullish(),
     tax_lines: list(taxLineSchema),
     discount_allocations: list(discountAllocationSchema),
-  })
-  .transform((s, ctx): ShopifyShippingLine =>
-    dropUndefined({
-      title: s.title ?? s.code ?? '',
-      code: s.code,
-      price: requireMoney(ctx, 'price', s.price_set, s.price),
+  }),
+  (s, ctx): ShopifyShippingLine => {
+    const code = clean(s.code);
+    return dropUndefined({
+      title: clean(s.title) ?? code ?? '',
+      code,
+      price: requireMoney(ctx, 'price', s.price_set, amount(s.price)),
       isRemoved: s.is_removed ?? false,
-      taxLines: s.tax_lines,
-      discountAllocations: s.discount_allocations,
-    }),
-  );
+      taxLines: s.tax_lines ?? [],
+      discountAllocations: s.discount_allocations ?? [],
+    });
+  },
+);
 
 const addressSchema = z
   .object({
@@ -279,65 +208,55 @@ const addressSchema = z
     zip: text,
     phone: text,
   })
-  .nullish()
-  .transform((a): ShopifyAddress | undefined =>
-    a
-      ? dropUndefined({
-          name: a.name,
-          firstName: a.first_name,
-          lastName: a.last_name,
-          company: a.company,
-          address1: a.address1,
-          address2: a.address2,
-          city: a.city,
-          province: a.province,
-          provinceCode: a.province_code,
-          countryCode: a.country_code?.toUpperCase(),
-          zip: a.zip,
-          phone: a.phone,
-        })
-      : undefined,
-  );
+  .nullish();
 
-const customerSchema = z
-  .object({ admin_graphql_api_id: text, first_name: text, last_name: text, email: text, phone: text })
-  .nullish()
-  .transform((c): ShopifyCustomer | undefined =>
-    c
-      ? dropUndefined({
-          gid: c.admin_graphql_api_id,
-          firstName: c.first_name,
-          lastName: c.last_name,
-          email: c.email,
-          phone: c.phone,
-        })
-      : undefined,
-  );
+function readAddress(a: z.infer<typeof addressSchema>): ShopifyAddress | undefined {
+  if (!a) return undefined;
+  return dropUndefined({
+    name: clean(a.name),
+    firstName: clean(a.first_name),
+    lastName: clean(a.last_name),
+    company: clean(a.company),
+    address1: clean(a.address1),
+    address2: clean(a.address2),
+    city: clean(a.city),
+    province: clean(a.province),
+    provinceCode: clean(a.province_code),
+    countryCode: clean(a.country_code)?.toUpperCase(),
+    zip: clean(a.zip),
+    phone: clean(a.phone),
+  });
+}
 
-const companySchema = z
-  .object({ id: idText, location_id: idText, name: text, tax_registration_id: text })
-  .nullish()
-  .transform((c): ShopifyCompany | undefined =>
-    c
-      ? dropUndefined({
-          id: c.id,
-          locationId: c.location_id,
-          name: c.name,
-          taxRegistrationId: c.tax_registration_id,
-        })
-      : undefined,
-  );
+const customerSchema = z.object({ admin_graphql_api_id: text, first_name: text, last_name: text, email: text, phone: text }).nullish();
 
-const noteAttributeSchema = z.object({
-  name: z.string(),
-  value: z
-    .union([z.string(), z.number(), z.boolean()])
-    .nullish()
-    .transform((v) => (v === null || v === undefined ? '' : String(v))),
-});
+function readCustomer(c: z.infer<typeof customerSchema>): ShopifyCustomer | undefined {
+  if (!c) return undefined;
+  return dropUndefined({
+    gid: clean(c.admin_graphql_api_id),
+    firstName: clean(c.first_name),
+    lastName: clean(c.last_name),
+    email: clean(c.email),
+    phone: clean(c.phone),
+  });
+}
 
-const orderSchema = z
-  .object({
+const companySchema = z.object({ id: idText, location_id: idText, name: text, tax_registration_id: text }).nullish();
+
+function readCompany(c: z.infer<typeof companySchema>): ShopifyCompany | undefined {
+  if (!c) return undefined;
+  return dropUndefined({
+    id: idDigits(c.id),
+    locationId: idDigits(c.location_id),
+    name: clean(c.name),
+    taxRegistrationId: clean(c.tax_registration_id),
+  });
+}
+
+const noteAttributeSchema = z.object({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean()]).nullish() });
+
+const orderSchema = reading(
+  z.object({
     presentment_currency: text,
     taxes_included: z.boolean().nullish(),
     tax_exempt: z.boolean().nullish(),
@@ -363,33 +282,38 @@ const orderSchema = z
     shipping_address: addressSchema,
     company: companySchema,
     payment_gateway_names: list(z.string()),
-  })
-  .transform((o): OrderDetails => {
-    const totalTax = shopMoney(o.current_total_tax_set, o.current_total_tax) ?? shopMoney(o.total_tax_set, o.total_tax);
+  }),
+  (o): OrderDetails => {
+    const totalTax = shopMoney(o.current_total_tax_set, amount(o.current_total_tax)) ?? shopMoney(o.total_tax_set, amount(o.total_tax));
+    const customer = readCustomer(o.customer);
     return dropUndefined({
-      presentmentCurrency: o.presentment_currency?.toUpperCase(),
+      presentmentCurrency: clean(o.presentment_currency)?.toUpperCase(),
       taxesIncluded: o.taxes_included ?? false,
       taxExempt: o.tax_exempt ?? false,
-      financialStatus: o.financial_status,
-      createdAt: o.created_at,
-      processedAt: o.processed_at,
-      email: o.email ?? o.contact_email ?? o.customer?.email,
-      phone: o.phone,
+      financialStatus: clean(o.financial_status),
+      createdAt: clean(o.created_at),
+      processedAt: clean(o.processed_at),
+      email: clean(o.email) ?? clean(o.contact_email) ?? customer?.email,
+      phone: clean(o.phone),
       totalTax: totalTax ?? cents(0),
-      totalTip: o.total_tip_received ?? cents(0),
+      totalTip: amount(o.total_tip_received) ?? cents(0),
       totalDuties: shopMoney(o.current_total_duties_set, undefined) ?? cents(0),
       totalAdditionalFees: shopMoney(o.current_total_additional_fees_set, undefined) ?? cents(0),
       cashRoundingAdjustment: shopMoney(o.total_cash_rounding_payment_adjustment_set, undefined) ?? cents(0),
       lineItems: o.line_items,
-      shippingLines: o.shipping_lines,
-      noteAttributes: o.note_attributes.map((a) => ({ name: a.name, value: a.value })),
-      customer: o.customer,
-      billingAddress: o.billing_address,
-      shippingAddress: o.shipping_address,
-      company: o.company,
-      paymentGatewayNames: o.payment_gateway_names.map((g) => g.trim()).filter((g) => g !== ''),
+      shippingLines: o.shipping_lines ?? [],
+      noteAttributes: (o.note_attributes ?? []).map((a) => ({
+        name: a.name,
+        value: a.value === null || a.value === undefined ? '' : String(a.value),
+      })),
+      customer,
+      billingAddress: readAddress(o.billing_address),
+      shippingAddress: readAddress(o.shipping_address),
+      company: readCompany(o.company),
+      paymentGatewayNames: (o.payment_gateway_names ?? []).map((g) => g.trim()).filter((g) => g !== ''),
     });
-  });
+  },
+);
 
 /** What the order body says beyond its identity (mappers/order-identity.ts reads that). */
 type OrderDetails = Omit<ShopifyOrder, 'orderGid' | 'name' | 'test' | 'currency' | 'totalPrice'>;
@@ -407,17 +331,4 @@ export function parseShopifyOrder(json: unknown): ParseOrderResult {
   if (!identity.ok || !result.success) return { ok: false, problems: found };
   const { orderGid, name, test, currency, totalCents } = identity.identity;
   return { ok: true, order: { orderGid, name, test, currency, totalPrice: totalCents, ...result.data } };
-}
-
-/** `line_items[0].price_set.shop_money.amount`, the way the other problems name places. */
-export function issuePath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc === '' ? String(p) : `${acc}.${String(p)}`), '');
-}
-
-/** Copy without the keys whose value is undefined (exactOptionalPropertyTypes-friendly, and toEqual-stable). */
-export function dropUndefined<T extends object>(value: T): T {
-  const out: Record<string, unknown> = {};
-  const source = value as Record<string, unknown>;
-  for (const k in source) if (source[k] !== undefined) out[k] = source[k];
-  return out as T;
 }

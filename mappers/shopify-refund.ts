@@ -6,18 +6,24 @@ import { z } from 'zod';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, cents, parseCents, sumCents } from './money.ts';
 import {
+  addProblem,
+  amount,
   centsText,
+  clean,
   discountAllocationSchema,
   dropUndefined,
+  idDigits,
   idText,
   issuePath,
   list,
   moneyBag,
   quantity,
+  reading,
   requireMoney,
+  shopMoney,
   taxLineSchema,
   text,
-} from './shopify-order.ts';
+} from './shopify-fields.ts';
 
 export interface ShopifyRefundLine {
   /** `gid://shopify/LineItem/…` of the order line refunded. */
@@ -84,25 +90,28 @@ export type ParseRefundResult = { ok: true; refund: ShopifyRefund } | { ok: fals
  * `subtotal` / `total_tax` are JSON numbers (floats): only their shortest decimal text, only when it is a whole number
  * of cents, and only when the `*_set` strings are missing (requireMoney then names the set).
  */
-const floatMoney = z
-  .number()
-  .nullish()
-  .transform((n) => (n === null || n === undefined ? undefined : parseCents(String(n))));
+const floatMoney = z.number().nullish();
+const floatCents = (n: number | null | undefined): Cents | undefined => (n === null || n === undefined ? undefined : parseCents(String(n)));
 
 /**
  * A numeric id as exact digits. JSON.parse rounds numbers beyond 2^53, so only a safe integer, a digit string or a
  * bigint (from a lossless parser) is exact; anything else is refused rather than guessed.
  */
-const exactDigits = z.union([z.number(), z.string(), z.bigint()], { error: 'must be the numeric id' }).transform((v, ctx) => {
-  if (typeof v === 'bigint' && v >= 0n) return v.toString();
-  if (typeof v === 'string' && /^\d+$/.test(v.trim())) return v.trim();
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
-  ctx.addIssue({ code: 'custom', message: `${String(v)} is not an exact id (numbers beyond 2^53 lose digits in JSON.parse)` });
-  return z.NEVER;
+const exactDigits = z.union([z.number(), z.string(), z.bigint()], { error: 'must be the numeric id' }).check((ctx) => {
+  if (exactDigitsText(ctx.value) === undefined) {
+    const message = `${String(ctx.value)} is not an exact id (numbers beyond 2^53 lose digits in JSON.parse)`;
+    ctx.issues.push({ code: 'custom', input: ctx.value, message });
+  }
 });
 
-const refundLineSchema = z
-  .object({
+function exactDigitsText(v: number | string | bigint): string | undefined {
+  if (typeof v === 'bigint') return v >= 0n ? v.toString() : undefined;
+  if (typeof v === 'string') return /^\d+$/.test(v.trim()) ? v.trim() : undefined;
+  return Number.isSafeInteger(v) && v >= 0 ? String(v) : undefined;
+}
+
+const refundLineSchema = reading(
+  z.object({
     line_item_id: idText,
     quantity,
     restock_type: text,
@@ -111,21 +120,23 @@ const refundLineSchema = z
     subtotal_set: moneyBag,
     total_tax_set: moneyBag,
     line_item: z.object({ admin_graphql_api_id: text, name: text, title: text, tip_payment_gateway: text }).nullish(),
-  })
-  .transform((l, ctx): ShopifyRefundLine => {
+  }),
+  (l, ctx): ShopifyRefundLine => {
+    const lineItemId = idDigits(l.line_item_id);
     const lineItemGid =
-      l.line_item?.admin_graphql_api_id ?? (l.line_item_id === undefined ? undefined : `gid://shopify/LineItem/${l.line_item_id}`);
-    if (lineItemGid === undefined) ctx.addIssue({ code: 'custom', path: ['line_item_id'], message: 'the refunded line has no usable id' });
+      clean(l.line_item?.admin_graphql_api_id) ?? (lineItemId === undefined ? undefined : `gid://shopify/LineItem/${lineItemId}`);
+    if (lineItemGid === undefined) addProblem(ctx, 'line_item_id', 'the refunded line has no usable id');
     return dropUndefined({
       lineItemGid: lineItemGid ?? '',
       quantity: l.quantity,
-      subtotal: requireMoney(ctx, 'subtotal_set', l.subtotal_set, l.subtotal),
-      tax: requireMoney(ctx, 'total_tax_set', l.total_tax_set, l.total_tax),
-      restockType: l.restock_type,
-      name: l.line_item?.name ?? l.line_item?.title ?? lineItemGid ?? '',
-      tip: l.line_item?.tip_payment_gateway !== undefined,
+      subtotal: requireMoney(ctx, 'subtotal_set', l.subtotal_set, floatCents(l.subtotal)),
+      tax: requireMoney(ctx, 'total_tax_set', l.total_tax_set, floatCents(l.total_tax)),
+      restockType: clean(l.restock_type),
+      name: clean(l.line_item?.name) ?? clean(l.line_item?.title) ?? lineItemGid ?? '',
+      tip: clean(l.line_item?.tip_payment_gateway) !== undefined,
     });
-  });
+  },
+);
 
 const shippingSnapshotSchema = z.object({
   title: text,
@@ -138,25 +149,26 @@ const shippingSnapshotSchema = z.object({
   discount_allocations: list(discountAllocationSchema),
 });
 
-const refundShippingLineSchema = z
-  .object({
+const refundShippingLineSchema = reading(
+  z.object({
     shipping_line_id: idText,
     subtotal_amount_set: moneyBag,
     tax_amount_set: moneyBag,
     shipping_line: shippingSnapshotSchema.nullish(),
-  })
-  .transform((s, ctx): ShopifyRefundShippingLine => {
+  }),
+  (s, ctx): ShopifyRefundShippingLine => {
     const subtotal = requireMoney(ctx, 'subtotal_amount_set', s.subtotal_amount_set, undefined);
     const line = s.shipping_line ?? undefined;
-    const price = line?.price_set?.shop_money.amount ?? line?.price ?? undefined;
+    const price = line ? shopMoney(line.price_set, amount(line.price)) : undefined;
     return dropUndefined({
-      shippingLineId: s.shipping_line_id,
-      title: line?.title ?? line?.code ?? '',
+      shippingLineId: idDigits(s.shipping_line_id),
+      title: clean(line?.title) ?? clean(line?.code) ?? '',
       price,
       subtotal,
-      tax: s.tax_amount_set?.shop_money.amount ?? fullShippingTax(line, price, subtotal),
+      tax: shopMoney(s.tax_amount_set, undefined) ?? fullShippingTax(line, price, subtotal),
     });
-  });
+  },
+);
 
 /** The REST body has no tax for refunded shipping; when the whole line is refunded it is the line's own tax (§1.5). */
 function fullShippingTax(
@@ -166,45 +178,50 @@ function fullShippingTax(
 ): Cents | undefined {
   if (line === undefined || price === undefined) return undefined;
   const discounted =
-    line.discounted_price_set?.shop_money.amount ??
-    line.discounted_price ??
-    price - sumCents(line.discount_allocations.map((d) => d.amount));
+    shopMoney(line.discounted_price_set, amount(line.discounted_price)) ??
+    price - sumCents((line.discount_allocations ?? []).map((d) => d.amount));
   if (subtotal !== discounted) return undefined;
-  return sumCents(line.tax_lines.map((t) => t.amount));
+  return sumCents((line.tax_lines ?? []).map((t) => t.amount));
 }
 
-const adjustmentSchema = z
-  .object({
+const adjustmentSchema = reading(
+  z.object({
     kind: text,
     reason: text,
     amount: centsText.nullish(),
     amount_set: moneyBag,
     tax_amount: centsText.nullish(),
     tax_amount_set: moneyBag,
-  })
-  .transform((a, ctx): ShopifyOrderAdjustment =>
+  }),
+  (a, ctx): ShopifyOrderAdjustment =>
     dropUndefined({
-      amount: requireMoney(ctx, 'amount_set', a.amount_set, a.amount),
-      tax: a.tax_amount_set?.shop_money.amount ?? a.tax_amount ?? cents(0),
-      kind: a.kind?.toLowerCase(),
-      reason: a.reason,
+      amount: requireMoney(ctx, 'amount_set', a.amount_set, amount(a.amount)),
+      tax: shopMoney(a.tax_amount_set, amount(a.tax_amount)) ?? cents(0),
+      kind: clean(a.kind)?.toLowerCase(),
+      reason: clean(a.reason),
     }),
-  );
+);
 
-const transactionSchema = z
-  .object({ kind: z.string().trim().min(1), status: z.string().trim().min(1), gateway: text, amount: centsText, currency: text })
-  .transform((t): ShopifyRefundTransaction =>
-    dropUndefined({
-      kind: t.kind.toLowerCase(),
-      status: t.status.toLowerCase(),
-      gateway: t.gateway ?? '',
-      amount: t.amount,
-      currency: t.currency?.toUpperCase(),
-    }),
-  );
+const transactionSchema = z.object({
+  kind: z.string().trim().min(1),
+  status: z.string().trim().min(1),
+  gateway: text,
+  amount: centsText,
+  currency: text,
+});
 
-const refundSchema = z
-  .object({
+function readTransaction(t: z.infer<typeof transactionSchema>): ShopifyRefundTransaction {
+  return dropUndefined({
+    kind: t.kind.toLowerCase(),
+    status: t.status.toLowerCase(),
+    gateway: clean(t.gateway) ?? '',
+    amount: amount(t.amount),
+    currency: clean(t.currency)?.toUpperCase(),
+  });
+}
+
+const refundSchema = reading(
+  z.object({
     id: idText,
     admin_graphql_api_id: text,
     order_id: exactDigits,
@@ -217,26 +234,28 @@ const refundSchema = z
     transactions: list(transactionSchema),
     duties: list(z.object({ amount_set: moneyBag })),
     total_duties_set: moneyBag,
-  })
-  .transform((r, ctx): ShopifyRefund => {
-    const gid = r.admin_graphql_api_id ?? (r.id === undefined ? undefined : `gid://shopify/Refund/${r.id}`);
+  }),
+  (r, ctx): ShopifyRefund => {
+    const id = idDigits(r.id);
+    const gid = clean(r.admin_graphql_api_id) ?? (id === undefined ? undefined : `gid://shopify/Refund/${id}`);
     if (gid === undefined || !/^gid:\/\/shopify\/Refund\/\d+$/.test(gid)) {
-      ctx.addIssue({ code: 'custom', path: ['admin_graphql_api_id'], message: 'the refund has no usable id' });
+      addProblem(ctx, 'admin_graphql_api_id', 'the refund has no usable id');
     }
-    const dutyList = sumCents(r.duties.map((d) => d.amount_set?.shop_money.amount ?? 0));
+    const dutyList = sumCents((r.duties ?? []).map((d) => shopMoney(d.amount_set, undefined) ?? 0));
     return dropUndefined({
       refundGid: gid ?? '',
-      orderGid: `gid://shopify/Order/${r.order_id}`,
-      createdAt: r.created_at,
-      processedAt: r.processed_at,
-      note: r.note,
-      lines: r.refund_line_items,
-      shippingLines: r.refund_shipping_lines,
-      adjustments: r.order_adjustments,
-      transactions: r.transactions,
-      duties: r.total_duties_set?.shop_money.amount ?? dutyList,
+      orderGid: `gid://shopify/Order/${exactDigitsText(r.order_id) ?? ''}`,
+      createdAt: clean(r.created_at),
+      processedAt: clean(r.processed_at),
+      note: clean(r.note),
+      lines: r.refund_line_items ?? [],
+      shippingLines: r.refund_shipping_lines ?? [],
+      adjustments: r.order_adjustments ?? [],
+      transactions: (r.transactions ?? []).map(readTransaction),
+      duties: shopMoney(r.total_duties_set, undefined) ?? dutyList,
     });
-  });
+  },
+);
 
 /** Read a `refunds/create` body (already JSON-parsed; a lossless parse may give ids as bigints). Never throws. */
 export function parseShopifyRefund(json: unknown): ParseRefundResult {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addFractions,
@@ -37,6 +38,28 @@ describe('parseCents', () => {
     expect(parseCents('0.29')).toBe(29);
     expect(parseCents('1.15')).toBe(115);
     expect(parseCents('4.35')).toBe(435);
+  });
+
+  it('reads exactly the decimals its definition names (sign, digits, at most two non-zero decimals, a safe integer)', () => {
+    // The definition as a regex; parseCents reads characters in one pass for speed and must agree on every text.
+    const byDefinition = (text: string): number | undefined => {
+      const m = /^(-)?(\d+)(?:\.(\d{1,2})0*)?$/.exec(text.trim());
+      if (!m) return undefined;
+      const value = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
+      return Number.isSafeInteger(value) ? (m[1] ? -value : value) : undefined;
+    };
+    const decimalText = fc.string({ unit: fc.constantFrom(...'0123456789.-+ e\t\u00a0'.split('')), maxLength: 20 });
+    fc.assert(
+      fc.property(fc.oneof(decimalText, fc.string()), (text) => Object.is(parseCents(text), byDefinition(text))),
+      { numRuns: 20_000 },
+    );
+    expect([parseCents('-'), parseCents('1.2.3'), parseCents('+1'), parseCents('-0.5'), parseCents('90071992547409.91')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      -50,
+      9_007_199_254_740_991,
+    ]);
   });
 });
 
