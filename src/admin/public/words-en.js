@@ -26,7 +26,7 @@ export const WORDS_EN = {
   'env.produccionDetail': "The DGI's production environment: every authorized invoice has fiscal value.",
   'shop.paused': 'Invoicing is paused',
   'shop.pausedDetail':
-    'The provider refused the credentials. Correct them in Settings: once saved, waiting invoices continue on their own.',
+    'The provider refused the credentials. Correct them in Settings: once saved, waiting documents continue on their own.',
   'shop.disabled': 'Automatic invoicing is off',
   'shop.disabledDetail': 'Paid orders are not invoiced until you turn it on in Settings.',
   'shop.incomplete': 'Complete the settings',

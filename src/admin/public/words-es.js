@@ -27,7 +27,7 @@ export const WORDS_ES = {
   'env.produccionDetail': 'Ambiente de producción de la DGI: cada factura autorizada tiene validez fiscal.',
   'shop.paused': 'La facturación está en pausa',
   'shop.pausedDetail':
-    'El proveedor rechazó las credenciales. Corríjalas en Configuración: al guardar, las facturas en espera continúan solas.',
+    'El proveedor rechazó las credenciales. Corríjalas en Configuración: al guardar, los documentos en espera continúan solos.',
   'shop.disabled': 'La facturación automática está desactivada',
   'shop.disabledDetail': 'Los pedidos pagados no se facturan hasta que la active en Configuración.',
   'shop.incomplete': 'Complete la configuración',
