@@ -43,8 +43,8 @@ const TEXT_OID = 25;
 /**
  * Postgres settings of the embedded database. Its buffer pool lives in PGlite's WebAssembly memory, which
  * never shrinks: Postgres zeroes the whole pool at start, so the 128 MB default is resident from the first
- * second (~120 MiB of the app's RSS). 8 MB is enough for our working set; its cost in intake throughput is
- * within the noise of the bench (bench/RESULTS.md, "Memory of the app on PGlite").
+ * second (~120 MiB of the app's RSS). 8 MB holds our working set; what it costs in intake throughput is
+ * measured, and not yet settled, in bench/RESULTS.md ("Memory of the app on PGlite").
  */
 const PGLITE_SETTINGS = ['shared_buffers=8MB'];
 
