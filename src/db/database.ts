@@ -41,6 +41,14 @@ export type ConnectionErrorListener = (error: Error) => void;
 const TEXT_OID = 25;
 
 /**
+ * Postgres settings of the embedded database. Its buffer pool lives in PGlite's WebAssembly memory, which
+ * never shrinks: Postgres zeroes the whole pool at start, so the 128 MB default is resident from the first
+ * second (~120 MiB of the app's RSS). 8 MB holds our working set; what it costs in intake throughput is
+ * measured, and not yet settled, in bench/RESULTS.md ("Memory of the app on PGlite").
+ */
+const PGLITE_SETTINGS = ['shared_buffers=8MB'];
+
+/**
  * Long text parameters (order snapshots) go to PGlite as UTF-8 bytes, in binary format, which for text is
  * the same bytes: as a string, PGlite would measure its UTF-8 length in a JavaScript loop, a large share of
  * the cost of storing a snapshot (bench/RESULTS.md).
@@ -58,6 +66,7 @@ export async function openDatabase(target: DatabaseTarget, onConnectionError: Co
       const client = await PGlite.create({
         ...(target.dataDir ? { fs: new PrivateNodeFS(target.dataDir), relaxedDurability: true } : {}),
         serializers: { [TEXT_OID]: textParameter },
+        startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
       });
       const db = drizzlePglite({ client, schema }) as unknown as Db;
       await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });

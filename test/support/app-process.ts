@@ -17,7 +17,12 @@ export const APP_START_ARGS: string[] = (() => {
   return args;
 })();
 
-/** Just the V8 flags of the `start` script: the benches that run the app in their own process use them. */
+/**
+ * Just the V8 flags of the `start` script: the benches that run the app in their own process use them.
+ * `--liftoff-only`: V8 would recompile one of PGlite's largest WebAssembly functions with TurboFan a few
+ * seconds after start, a transient ~500 MiB of compiler memory (the app's peak RSS on PGlite went 440 →
+ * 940 MiB); Liftoff alone costs ~6 % more CPU per intake request (bench/RESULTS.md, "Memory of the app on PGlite").
+ */
 export const APP_NODE_FLAGS: string[] = APP_START_ARGS.slice(0, -1);
 
 /** The configuration of a test app process on loopback `port`: the test Shopify app, a gateway, a key. */
