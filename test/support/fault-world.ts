@@ -16,8 +16,11 @@ import { type AppProcess, spawnApp, testAppEnv } from './app-process.ts';
 import { TEST_API_KEY, TEST_API_SECRET, credentialsFor, freePort, waitFor } from './harness.ts';
 import { makePaidOrder } from './order-factory.ts';
 
-/** Shopify's retry policy, compressed in time: a failed delivery (no answer, 5xx, > 5 s) is sent again. */
-export const RETRY_POLICY = { retries: 8, backoffMs: [100, 200, 400, 800, 1000], timeoutMs: 5000 };
+/**
+ * Shopify's retry policy (8 retries over 4 hours), compressed in time: a failed delivery (no answer, 5xx, > 5 s) is sent
+ * again, over about 13 s in all — longer than a killed app takes to start again on a loaded 2-core machine.
+ */
+export const RETRY_POLICY = { retries: 8, backoffMs: [100, 200, 400, 800, 1600, 3200], timeoutMs: 5000 };
 
 /** Every order of the fault runs ships, so a refund may be of the shipping alone. */
 export const SHIPPING_CENTS = 500;
