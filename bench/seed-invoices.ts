@@ -7,7 +7,9 @@ import { orderToDraft } from '../mappers/order-to-document.ts';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
 import type { Database } from '../src/db/database.ts';
 import { type DocumentRow, claimDue, finishLeased, insertBatch, reserveFiscalNumber } from '../src/documents/store/index.ts';
+import { documentKey } from '../src/documents/issue-document.ts';
 import { createGatewayClient } from '../src/gateway/gateway-client.ts';
+import type { DocumentKey } from '../src/gateway/gateway-types.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
@@ -27,14 +29,11 @@ export async function seedAuthorizedInvoices(
   const db = database.db;
   const shop = (await new ShopRepository(db, createSecretBox(o.key)).get(o.shop))!;
   const settings = shop.settings;
-  const gateway = createGatewayClient({
-    baseUrl: o.gatewayUrl,
-    authToken: DEFAULT_SANDBOX_AUTH_TOKEN,
-    authScheme: 'bearer',
-    timeoutMs: 30_000,
-  });
+  const client = { baseUrl: o.gatewayUrl, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: 30_000 } as const;
+  const gateway = createGatewayClient(client);
   await setLatency(o.gatewayUrl, 0);
   let seeded = 0;
+  let last: DocumentKey | undefined;
   try {
     for (let start = 0; start < o.orders.length; start += BATCH) {
       const orders = o.orders.slice(start, start + BATCH);
@@ -66,6 +65,12 @@ export async function seedAuthorizedInvoices(
         seeded += await authorize(leased);
       }
     }
+    // The sandbox draws each document's PDF at issue, one after the other on its PDF thread: wait for the last
+    // invoice's, so the timed notes do not wait behind 10,000 invoices' PDFs.
+    if (last) {
+      const pdf = await createGatewayClient({ ...client, timeoutMs: 900_000 }).downloadPdf({ credentials: shop.credentials!, key: last });
+      if (pdf.kind !== 'pdf') throw new Error(`seeding: the last invoice's PDF: ${pdf.kind}`);
+    }
   } finally {
     await setLatency(o.gatewayUrl, o.latencyMs);
   }
@@ -88,6 +93,8 @@ export async function seedAuthorizedInvoices(
           const document = numberDocument(drafted.draft, { ...numbering, fiscalNumber: numbered.fiscalNumber! }, now);
           const sent = await gateway.sendDocument({ credentials: shop.credentials!, environment: settings.environment, document });
           if (sent.kind !== 'authorized') throw new Error(`seeding ${row.orderGid}: the gateway answered ${sent.kind}`);
+          // Issued in this order, so its PDF was queued last so far.
+          last = documentKey({ ...numbered, document });
           const finished = await finishLeased(db, row.id, OWNER, {
             status: 'completed',
             step: 'done',
