@@ -14,31 +14,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { webhookDeliveries } from '../src/db/schema.ts';
 import { mulberry32 } from '../src/sandbox/sandbox-gateway.ts';
-import type { RestRefund } from '../src/shopify/store-simulator/store-simulator.ts';
 import { openToOthers } from './support/file-modes.ts';
 import { createFreshPostgresDatabase, postgresUrlForTests, terminateBackends, testDatabases } from './support/databases.ts';
 import { injectedLine, notesLine, recordSendDocuments, verifiedLine, verifyExactlyOnce, verifyNotes } from './support/fault-checks.ts';
-import { type PlannedRefunds, planRefunds, refundsLine, sendRefunds } from './support/fault-refunds.ts';
+import { planRefunds, refunder, refundsLine, sendRefunds } from './support/fault-refunds.ts';
 import { type ProcessWorld, SHIPPING_CENTS, pool, processWorld, settle } from './support/fault-world.ts';
 import { startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
-
-/** Sends each planned order's refunds once Shopify has the order; `done()` waits for all and gives what was sent. */
-function refunder(send: (plan: PlannedRefunds) => Promise<{ refunds: RestRefund[]; undelivered: number }>, plans: PlannedRefunds[]) {
-  const byOrder = new Map(plans.map((p) => [p.orderId, p]));
-  const sending: Promise<{ refunds: RestRefund[]; undelivered: number }>[] = [];
-  return {
-    /** The order is at Shopify: its refunds follow after `delayMs`. */
-    ordered(id: number, delayMs: number) {
-      const plan = byOrder.get(id);
-      if (plan) sending.push(new Promise((r) => setTimeout(r, delayMs)).then(() => send(plan)));
-    },
-    async done(): Promise<{ refunds: RestRefund[]; undelivered: number }> {
-      const all = await Promise.all(sending);
-      return { refunds: all.flatMap((s) => s.refunds), undelivered: all.reduce((n, s) => n + s.undelivered, 0) };
-    },
-  };
-}
 
 describe('fault injection', () => {
   describe.each(testDatabases)('(a) a storm of duplicate deliveries on $name', (target) => {

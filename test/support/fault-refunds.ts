@@ -98,3 +98,20 @@ export function refundsLine(plans: readonly PlannedRefunds[]): string {
   const kinds = (['full', 'partial', 'shipping', 'amount'] as const).map((k) => `${byKind.get(k) ?? 0} ${k}`).join(', ');
   return `${refunds} refunds of ${plans.length} orders (${kinds}; ${plans.filter((p) => p.kinds.length > 1).length} orders refunded twice; ${extra} extra deliveries)`;
 }
+
+/** Sends each planned order's refunds once Shopify has the order; `done()` waits for all and gives what was sent. */
+export function refunder(send: (plan: PlannedRefunds) => Promise<{ refunds: RestRefund[]; undelivered: number }>, plans: PlannedRefunds[]) {
+  const byOrder = new Map(plans.map((p) => [p.orderId, p]));
+  const sending: Promise<{ refunds: RestRefund[]; undelivered: number }>[] = [];
+  return {
+    /** The order is at Shopify: its refunds follow after `delayMs`. */
+    ordered(id: number, delayMs: number) {
+      const plan = byOrder.get(id);
+      if (plan) sending.push(new Promise((r) => setTimeout(r, delayMs)).then(() => send(plan)));
+    },
+    async done(): Promise<{ refunds: RestRefund[]; undelivered: number }> {
+      const all = await Promise.all(sending);
+      return { refunds: all.flatMap((s) => s.refunds), undelivered: all.reduce((n, s) => n + s.undelivered, 0) };
+    },
+  };
+}
