@@ -79,8 +79,10 @@ export async function run(): Promise<BenchRow[]> {
   const complete = r.done === REFUNDS;
   const toNote = timesToInvoice(r.invoices);
   const perNote = (ms: number | undefined) => (ms === undefined ? 'n/a' : `${(ms / r.done).toFixed(1)} ms`);
+  // Little's law, as the e2e row: calls in flight on average = notes/s × gateway time per note; out of CONCURRENCY slots.
+  const busy = (perSecond * (r.gateway.perInvoice / 1000)) / CONCURRENCY;
   const detail =
-    `a note's calls took ${Math.round(r.gateway.perInvoice)} ms (nominal ${CALLS_PER_INVOICE * LATENCY_MS} ms); ` +
+    `gateway slots busy ${(busy * 100).toFixed(0)} % of the run; a note's calls took ${Math.round(r.gateway.perInvoice)} ms (nominal ${CALLS_PER_INVOICE * LATENCY_MS} ms); ` +
     `intake done in ${r.intakeSeconds.toFixed(1)} s (${r.non200} not 200); ${int(r.issued)} notes issued for ${int(r.done)} written back, ` +
     `${int(r.sendDocuments - r.issued)} SendDocument repeated; refund → metafield p50 ${(percentile(toNote, 50) / 1000).toFixed(1)} s; ` +
     `CPU per note: app ${perNote(r.cpu.app)}, sandbox gateway ${perNote(r.cpu.sandbox)}, store simulator + bench ${perNote(r.cpu.bench)}`;
