@@ -2,6 +2,7 @@
 // (metafields on the order). Each call decides what should happen next and returns it as a Transition; the runner
 // saves it. Reads top to bottom; every gateway answer has its branch.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../mappers/canonical-json.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import { numberDocument } from '../../mappers/document-numbering.ts';
 import { formatCents, parseCents } from '../../mappers/money.ts';
@@ -300,10 +301,13 @@ export function documentKey(doc: DocumentRow): DocumentKey {
   };
 }
 
-/** The document without its broadcast time: a repeated 201 for the same content is the content's fault. */
+/**
+ * The document without its broadcast time: a repeated 201 for the same content is the content's fault. Canonical, so a
+ * document read back from the database (jsonb reorders keys) and sent again hashes as it did when first sent.
+ */
 function hashDocument(document: GatewayDocument): string {
   const { dateBroadcast: _d, ...data } = document.dataTransaction;
   return createHash('sha256')
-    .update(JSON.stringify({ ...document, dataTransaction: data }))
+    .update(canonicalJson({ ...document, dataTransaction: data }))
     .digest('hex');
 }
