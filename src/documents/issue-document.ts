@@ -98,11 +98,15 @@ async function prepareSend(claimed: DocumentRow, shop: IssuingShop, deps: Issuin
     if (!reserved) return { kind: 'stop', doc, transition: { kind: 'lost' } };
     doc = reserved;
   }
-  const document = numberDocument(
+  const numbered = numberDocument(
     drafted.draft,
     { branchCode: doc.branchCode!, billingPoint: doc.billingPoint!, fiscalNumber: doc.fiscalNumber! },
     deps.clock(),
   );
+  // Mapped again at a person's request under a number the gateway may hold: still that emission, on its date (a 102
+  // then adopts the gateway's document, and notes reference it by its date).
+  const dateBroadcast = sentBefore({ ...doc, refreshSnapshot: false })?.document.dataTransaction.dateBroadcast;
+  const document = dateBroadcast ? { ...numbered, dataTransaction: { ...numbered.dataTransaction, dateBroadcast } } : numbered;
   return {
     kind: 'send',
     doc,
@@ -117,7 +121,8 @@ async function prepareSend(claimed: DocumentRow, shop: IssuingShop, deps: Issuin
  * A document sent before under its number (an answer lost, the process killed) may be at the gateway: it goes again
  * as it was, same content and issue date, so that what the gateway holds is what we keep (a note references its
  * invoice's issue date; the content may have been mapped against other notes since). Not when a person asked for a
- * fresh read of the order: the new draft is what they want issued, and a 102 is then reconciled on the total.
+ * fresh read of the order: the new draft is what they want issued (on the first one's date), and a 102 is then
+ * reconciled on the total.
  */
 function sentBefore(doc: DocumentRow): { document: GatewayDocument; environment: GatewayEnvironment } | undefined {
   if (!doc.sendMayHaveReached || doc.refreshSnapshot || doc.fiscalNumber === null || doc.document === null) return undefined;
