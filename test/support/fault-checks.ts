@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { formatCents } from '../../mappers/money.ts';
 import type { Database } from '../../src/db/database.ts';
 import { documents, fiscalSkips } from '../../src/db/schema.ts';
-import type { DocumentRow } from '../../src/documents/store/index.ts';
+import { type DocumentRow, documentCalls } from '../../src/documents/store/index.ts';
 import type { IssuedDocumentSummary } from '../../src/sandbox/issued-documents.ts';
 import type { SandboxStats } from '../../src/sandbox/sandbox-gateway.ts';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.ts';
@@ -57,12 +57,24 @@ export function recordSendDocuments(sandbox: RunningSandbox): SendDocumentLog {
 }
 
 /** SendDocument requests for a completed document that arrived after its authorization was saved: must be none. */
-function sentAfterSuccess(log: SendDocumentLog, shop: string, rows: readonly DocumentRow[]): string[] {
-  return rows.flatMap((row) =>
+async function sentAfterSuccess(database: Database, log: SendDocumentLog, shop: string, rows: readonly DocumentRow[]): Promise<string[]> {
+  const found = rows.flatMap((row) =>
     log
       .filter((s) => s.company === shop && s.type === row.documentType && s.number === row.fiscalNumber)
       .filter((s) => s.at > row.authorizedAt!.getTime())
-      .map((s) => `${row.documentType} ${row.fiscalNumber} sent ${s.at - row.authorizedAt!.getTime()} ms after its success`),
+      .map((s) => ({ row, late: s.at - row.authorizedAt!.getTime() })),
+  );
+  // With what the app logged of its calls for it, to tell a second sender from a clock's disagreement.
+  return Promise.all(
+    found.map(async ({ row, late }) => {
+      const calls = await documentCalls(database.db, row.id);
+      const sends = log.filter((s) => s.company === shop && s.type === row.documentType && s.number === row.fiscalNumber);
+      return (
+        `${row.documentType} ${row.fiscalNumber} sent ${late} ms after its success (authorized ${row.authorizedAt!.toISOString()}; ` +
+        `sandbox saw ${sends.map((s) => new Date(s.at).toISOString()).join(', ')}; app logged ` +
+        `${calls.map((c) => `${c.createdAt.toISOString()} ${c.operation} ${c.outcome}`).join(', ')})`
+      );
+    }),
   );
 }
 
@@ -117,7 +129,7 @@ export async function verifyExactlyOnce(
     expect(doc!.cufe).toBe(row.cufe);
     expect(doc!.totalInvoice).toBe(formatCents(row.totalCents));
   }
-  if (log) expect(sentAfterSuccess(log, shop, rows)).toEqual([]);
+  if (log) expect(await sentAfterSuccess(database, log, shop, rows)).toEqual([]);
 
   let recovered = 0;
   for (const row of rows) {
@@ -164,7 +176,7 @@ export async function verifyNotes(
     expect([doc!.totalInvoice, note.totalCents]).toEqual([formatCents(refundedCents(refund)), refundedCents(refund)]);
     expect(doc!.reference?.cufe).toBe(invoice!.cufe);
   }
-  expect(sentAfterSuccess(log, shop, notes)).toEqual([]);
+  expect(await sentAfterSuccess(database, log, shop, notes)).toEqual([]);
 
   const byOrder = Map.groupBy(notes, (n) => n.orderGid);
   for (const [orderGid, ofOrder] of byOrder) {
