@@ -26,6 +26,11 @@ export const BENCHES: Record<string, BenchEntry> = {
       '10,000 paid orders through the sandbox gateway at 200 ms: invoices/s vs the gateway limit, drain time, peak RSS, time to invoice; 1,500 more at half the limit',
     load: () => import('./e2e-bench.ts'),
   },
+  notes: {
+    summary:
+      '10,000 refunds through the sandbox gateway at 200 ms (their invoices seeded as authorized beforehand): credit notes/s vs the gateway limit',
+    load: () => import('./notes-bench.ts'),
+  },
   fairness: {
     summary: "100 shops, one sending 5,000 orders at once: the other 99 shops' time to invoice, the flooding shop's drain",
     load: () => import('./fairness-bench.ts'),

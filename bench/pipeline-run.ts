@@ -3,6 +3,8 @@
 // the store simulator in this one; paid orders delivered as the plan says (a burst as fast as Shopify sends one, or
 // each at its moment), until every invoice is written back to its order's metafields. Then, from the database: each
 // invoice's time to invoice (webhook received → metafields written) and the gateway calls as the app timed them.
+// Another traffic (refunds for the notes bench) may take the place of paid orders: what is delivered, how it is
+// prepared and when it is done; the rest of the run is the same.
 //
 // The limit: each invoice makes two gateway calls in sequence (SendDocument, then DownloadPDF), each taking the
 // gateway's latency, and the app keeps at most GATEWAY_CONCURRENCY calls in flight; so no design with that many calls
@@ -11,10 +13,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { type DatabaseTarget, openDatabase, rowsOf } from '../src/db/database.ts';
+import { type Database, type DatabaseTarget, openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents, gatewayCalls } from '../src/db/schema.ts';
+import type { DocumentKind } from '../src/documents/document-state.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
-import { startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
+import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
 import { spawnApp } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
 import { freePort } from '../test/support/harness.ts';
@@ -49,6 +52,31 @@ export interface Delivery {
   atMs?: number;
 }
 
+/** What a run delivers, how the world is prepared for it, and when a delivery's document is written back. */
+export interface Traffic {
+  /** The documents the run measures (time to invoice and gateway calls are theirs). */
+  kind: DocumentKind;
+  /**
+   * Before the app starts, after the shops are seeded: on the app's database (closed afterwards), with Shopify and the
+   * gateway (its URL) and the key the app's secrets are sealed with. Not timed.
+   */
+  prepare?(database: Database, world: { simulator: StoreSimulator; gatewayUrl: string; key: Buffer }): Promise<void>;
+  /** The body of one delivery, built before the clock starts. */
+  body(d: Delivery): Record<string, unknown>;
+  /** Deliver it to the app; the answer's HTTP status. */
+  send(simulator: StoreSimulator, appUrl: string, d: Delivery, body: Record<string, unknown>): Promise<number>;
+  /** Whether the delivery's document is written back to its order. */
+  done(simulator: StoreSimulator, d: Delivery): boolean;
+}
+
+/** Paid orders: each invoiced and its six metafields written. */
+export const PAID_ORDERS: Traffic = {
+  kind: 'invoice',
+  body: (d) => paidOrder(d.orderId),
+  send: async (simulator, appUrl, d, body) => (await simulator.orderPaid(d.shop, body, `${appUrl}/webhooks/orders/paid`)).status,
+  done: (simulator, d) => simulator.metafields(`gid://shopify/Order/${d.orderId}`, d.shop).length === METAFIELD_KEYS,
+};
+
 export interface RunPlan {
   /** A PostgreSQL server for a fresh database; undefined: file-backed PGlite. */
   postgresUrl: string | undefined;
@@ -59,6 +87,8 @@ export interface RunPlan {
   /** Longest the run may take before it stops and reports what it has. */
   maxSeconds: number;
   extraEnv?: Record<string, string>;
+  /** Default PAID_ORDERS. */
+  traffic?: Traffic;
 }
 
 export interface GatewayTimes {
@@ -98,6 +128,7 @@ export function timesToInvoice(invoices: readonly InvoiceTimes[]): number[] {
 }
 
 export async function runPipeline(plan: RunPlan): Promise<RunResult> {
+  const traffic = plan.traffic ?? PAID_ORDERS;
   const tmp = tempDir('fe-bench-e2e-');
   const fresh = plan.postgresUrl ? await createFreshPostgresDatabase(plan.postgresUrl) : undefined;
   const target: DatabaseTarget = fresh ? { kind: 'postgres', url: fresh.url } : { kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') };
@@ -109,6 +140,7 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
     // PGlite's data directory holds one process at a time: seed, close, then start the app on it.
     const seedDb = await openDatabase(target);
     for (const shop of plan.shops) await seedShop(seedDb, key, shop, simulator.addShop(shop).accessToken);
+    await traffic.prepare?.(seedDb, { simulator, gatewayUrl: sandbox.url, key });
     await seedDb.close();
 
     const port = await freePort();
@@ -134,16 +166,17 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
     });
     await app.ready;
     const pid = app.child.pid!;
-    const address = `http://127.0.0.1:${port}/webhooks/orders/paid`;
-    const bodies = plan.deliveries.map((d) => paidOrder(d.orderId));
+    const appUrl = `http://127.0.0.1:${port}`;
+    const bodies = plan.deliveries.map((d) => traffic.body(d));
     const limit = gatewayLimit(plan.concurrency);
+    // What the gateway did before the clock started (documents a traffic prepared) is not the run's.
+    const stats0 = await sandboxStats(sandbox.url);
 
     const cpu0 = { app: cpuMs(pid), sandbox: cpuMs(sandbox.pid), bench: process.cpuUsage() };
     const started = performance.now();
     let non200 = 0;
     const deliver = async (i: number) => {
-      const result = await simulator.orderPaid(plan.deliveries[i]!.shop, bodies[i]!, address);
-      if (result.status !== 200) non200++;
+      if ((await traffic.send(simulator, appUrl, plan.deliveries[i]!, bodies[i]!)) !== 200) non200++;
     };
     const burst = plan.deliveries.flatMap((d, i) => (d.atMs === undefined ? [i] : []));
     const timed = plan.deliveries.flatMap((d, i) => (d.atMs === undefined ? [] : [i]));
@@ -158,11 +191,11 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
       }),
     ]).then(() => performance.now());
 
-    const pending = new Map(plan.deliveries.map((d) => [`gid://shopify/Order/${d.orderId}`, d.shop]));
+    const pending = new Set(plan.deliveries);
     let lastReport = started;
     while (pending.size > 0) {
       await sleep(100);
-      for (const [gid, shop] of pending) if (simulator.metafields(gid, shop).length === METAFIELD_KEYS) pending.delete(gid);
+      for (const d of pending) if (traffic.done(simulator, d)) pending.delete(d);
       const now = performance.now();
       if (now - lastReport > 10_000) {
         lastReport = now;
@@ -180,11 +213,11 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
     const appCpu = cpuMs(pid);
     const sandboxCpu = cpuMs(sandbox.pid);
     const rss = peakRss(pid);
-    const stats = (await (await fetch(`${sandbox.url}/_sandbox/stats`)).json()) as { requests: { SendDocument: number }; issued: number };
+    const stats = await sandboxStats(sandbox.url);
     // Read after the app stops (PGlite admits one process at a time).
     await app.kill('SIGTERM');
     app = undefined;
-    const { gateway, invoices } = await readTimes(target);
+    const { gateway, invoices } = await readTimes(target, traffic.kind);
     return {
       gateway,
       invoices,
@@ -193,8 +226,8 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
       drainSeconds: (finished - intakeDone) / 1000,
       done: plan.deliveries.length - pending.size,
       rss,
-      sendDocuments: stats.requests.SendDocument,
-      issued: stats.issued,
+      sendDocuments: stats.requests.SendDocument - stats0.requests.SendDocument,
+      issued: stats.issued - stats0.issued,
       non200,
       cpu: {
         ...(appCpu !== undefined && cpu0.app !== undefined ? { app: appCpu - cpu0.app } : {}),
@@ -211,7 +244,11 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
   }
 }
 
-async function readTimes(target: DatabaseTarget): Promise<{ gateway: GatewayTimes; invoices: InvoiceTimes[] }> {
+async function sandboxStats(url: string): Promise<{ requests: { SendDocument: number }; issued: number }> {
+  return (await (await fetch(`${url}/_sandbox/stats`)).json()) as { requests: { SendDocument: number }; issued: number };
+}
+
+async function readTimes(target: DatabaseTarget, kind: DocumentKind): Promise<{ gateway: GatewayTimes; invoices: InvoiceTimes[] }> {
   const database = await openDatabase(target);
   try {
     const [row] = await database.db
@@ -230,7 +267,7 @@ async function readTimes(target: DatabaseTarget): Promise<{ gateway: GatewayTime
     const invoices = rowsOf<{ shop: string; received: number; written: number }>(
       await database.db.execute(sql`
         select shop, extract(epoch from created_at)::float8 * 1000 as received, extract(epoch from written_back_at)::float8 * 1000 as written
-        from ${documents} where written_back_at is not null`),
+        from ${documents} where written_back_at is not null and kind = ${kind}`),
     ).map((r) => ({ shop: r.shop, receivedAt: Number(r.received), writtenBackAt: Number(r.written) }));
     return { gateway, invoices };
   } finally {

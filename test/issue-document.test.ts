@@ -3,6 +3,7 @@
 // made, in order.
 import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../mappers/canonical-json.ts';
 import type { GatewayDocument } from '../mappers/gateway-document.ts';
 import { issueStep } from '../src/documents/issue-document.ts';
 import type { Transition } from '../src/documents/issuing-ports.ts';
@@ -36,7 +37,7 @@ const NUMBERING = { branchCode: '0000', billingPoint: '001' };
 function hashOf(document: GatewayDocument): string {
   const { dateBroadcast: _d, ...data } = document.dataTransaction;
   return createHash('sha256')
-    .update(JSON.stringify({ ...document, dataTransaction: data }))
+    .update(canonicalJson({ ...document, dataTransaction: data }))
     .digest('hex');
 }
 
@@ -81,6 +82,17 @@ const retried = (kind: string, key: string, params: Record<string, string>) => (
   kind: 'retry',
   error: { kind, code: undefined, message: { key, params } },
 });
+
+/** The same JSON value with every object's keys in reverse order. */
+function reordered<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(reordered) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reordered(v)]),
+  ) as T;
+}
 
 /** Every message a transition carries must have its text in the catalogue, in both languages. */
 function expectCatalogued(t: Transition): void {
@@ -189,22 +201,95 @@ describe('send: what each SendDocument answer leads to', () => {
     expect(out.doc).toMatchObject({ fiscalNumber: 42, sendMayHaveReached: true });
   });
 
-  it('201 again for the same document (sent a minute later): a person looks; for another document: retried', async () => {
+  it('201 again for the same document (sent again a minute later, as it was): a person looks; for another document: retried', async () => {
     world.gateway.send.push(answers.rejected('201'));
     const first = await step(claimed());
-    // As the runner saves a retry: the error's code on the document, which keeps its number and hash.
-    const retried = { ...first.doc, attempts: 1, lastErrorKind: 'rejected' as const, lastErrorCode: '201', lastError: error201.message };
+    // As the runner saves a retry: the error's code on the document, which keeps its number and hash; read back with
+    // its keys in another order (PostgreSQL's jsonb sorts them), still the same document.
+    const retried = {
+      ...first.doc,
+      document: reordered(first.doc.document),
+      attempts: 1,
+      lastErrorKind: 'rejected' as const,
+      lastErrorCode: '201',
+      lastError: error201.message,
+    };
+    expect(JSON.stringify(retried.document)).not.toBe(JSON.stringify(document));
     world = issuingWorld();
     world.clock.now = new Date(CLAIMED_AT.getTime() + 60_000);
-    const later = sentDocument('tax-exclusive', world.clock.now);
     world.gateway.send.push(answers.rejected('201'), answers.rejected('201'));
     expect((await step(retried)).next).toStrictEqual({ kind: 'attention', error: error201 });
     expect((await step({ ...retried, documentHash: hashOf(sentDocument('tax-inclusive')) })).next).toStrictEqual({
       kind: 'retry',
       error: error201,
     });
-    expect(later.dataTransaction.dateBroadcast).toBe('2026-11-20T10:31:00-05:00');
-    expect(world.journal).toEqual([...sendCalls(later, { reserve: false }), ...sendCalls(later, { reserve: false })]);
+    // The document it may have reached the gateway with, not a new one of a minute later.
+    expect(world.journal).toEqual([
+      ...sendCalls(document, { reserve: false, confirm: false }),
+      ...sendCalls(document, { reserve: false, confirm: false }),
+    ]);
+  });
+});
+
+describe('send: a document that may be at the gateway goes again as it was', () => {
+  // After a lost answer or a kill, a second draft would carry another issue date (and a note, maybe other lines
+  // mapped against notes saved since): the gateway would answer 102 for the number and keep the first, while the
+  // app kept the second — and a note referencing the invoice would name a date the gateway does not know.
+  it('an invoice sent an hour later: same content and issue date, nothing read or mapped again, no new number', async () => {
+    world.clock.now = new Date(CLAIMED_AT.getTime() + 3_600_000);
+    world.gateway.send.push(answers.authorized());
+    const out = await step(sentInvoice('taxpayer-client'));
+    const first = sentDocument('taxpayer-client');
+    expect(first.dataTransaction.dateBroadcast).toBe('2026-11-20T10:30:00-05:00');
+    expect(out.next).toMatchObject({ kind: 'advance', to: 'pdf', patch: { cufe: CUFE } });
+    expect(world.journal).toEqual(sendCalls(first, { reserve: false, confirm: false }));
+  });
+
+  it('a credit note: sent as it was, without mapping it again against the notes saved since (no stale check)', async () => {
+    const note = sentDocument('tax-exclusive');
+    world.clock.now = new Date(CLAIMED_AT.getTime() + 60_000);
+    world.gateway.send.push(answers.authorized());
+    const doc = sentInvoice('tax-exclusive', {
+      kind: 'credit_note',
+      documentType: '04',
+      sourceKey: 'gid://shopify/Refund/1',
+      document: note,
+    });
+    const out = await step(doc);
+    expect(out.next).toMatchObject({ kind: 'advance', to: 'pdf' });
+    expect(world.journal).toEqual([
+      ['slot.take'],
+      [
+        'store.markSending',
+        {
+          sendMayHaveReached: true,
+          document: note,
+          documentHash: hashOf(note),
+          environment: 'pruebas',
+          problems: null,
+          taxIdSource: null,
+          totalCents: doc.totalCents,
+        },
+      ],
+      ['gateway.SendDocument', { credentials: CREDENTIALS, environment: 'pruebas', document: note }],
+      ['slot.release'],
+    ]);
+  });
+
+  it('a person asked for a fresh read (Retry after a fix): the order is read and mapped again, on the first date', async () => {
+    const fresh = readOrderFixture('taxpayer-client');
+    world.shopify.readOrder = { ok: true, data: { text: JSON.stringify(fresh), json: fresh } };
+    world.clock.now = new Date(CLAIMED_AT.getTime() + 60_000);
+    world.gateway.send.push(answers.authorized());
+    const doc = sentInvoice('taxpayer-client', { refreshSnapshot: true });
+    await step(doc);
+    // Mapped again (the order read, confirmed), but still the emission the gateway may hold under this number: its date.
+    expect(world.journal).toEqual([
+      ['shopify.readOrder', SHOP, doc.orderGid],
+      ['store.update', { snapshot: fresh, refreshSnapshot: false }],
+      ...sendCalls(sentDocument('taxpayer-client'), { reserve: false }),
+    ]);
+    expect(sentDocument('taxpayer-client').dataTransaction.dateBroadcast).toBe('2026-11-20T10:30:00-05:00');
   });
 });
 
@@ -241,14 +326,14 @@ describe('send: a 102 after an attempt that may have reached the gateway is reco
       },
       authorizedInvoice: true,
     });
-    expect(world.journal).toEqual([...sendCalls(document, { reserve: false }), ...inSlot(statusCall), ...inSlot(pdfCall)]);
+    expect(world.journal).toEqual([...sendCalls(document, { reserve: false, confirm: false }), ...inSlot(statusCall), ...inSlot(pdfCall)]);
   });
 
   it('status other than authorized: unrecoverable, no PDF asked for', async () => {
     world.gateway.send.push(answers.duplicate());
     world.gateway.status.push(answers.statusOther());
     expect((await step(sentInvoice('taxpayer-client'))).next).toStrictEqual(unrecoverable);
-    expect(world.journal).toEqual([...sendCalls(document, { reserve: false }), ...inSlot(statusCall)]);
+    expect(world.journal).toEqual([...sendCalls(document, { reserve: false, confirm: false }), ...inSlot(statusCall)]);
   });
 
   it('PDF not found: unrecoverable', async () => {
@@ -256,7 +341,7 @@ describe('send: a 102 after an attempt that may have reached the gateway is reco
     world.gateway.status.push(answers.statusAuthorized());
     world.gateway.pdf.push(answers.pdfNotFound());
     expect((await step(sentInvoice('taxpayer-client'))).next).toStrictEqual(unrecoverable);
-    expect(world.journal).toEqual([...sendCalls(document, { reserve: false }), ...inSlot(statusCall), ...inSlot(pdfCall)]);
+    expect(world.journal).toEqual([...sendCalls(document, { reserve: false, confirm: false }), ...inSlot(statusCall), ...inSlot(pdfCall)]);
   });
 
   it("a PDF without this document's total (or without a CUFE): unrecoverable", async () => {
@@ -265,7 +350,7 @@ describe('send: a 102 after an attempt that may have reached the gateway is reco
     world.gateway.pdf.push(answers.pdf(another), answers.pdf(Buffer.from('not a PDF')));
     expect((await step(sentInvoice('taxpayer-client'))).next).toStrictEqual(unrecoverable);
     expect((await step(sentInvoice('taxpayer-client'))).next).toStrictEqual(unrecoverable);
-    const once = [...sendCalls(document, { reserve: false }), ...inSlot(statusCall), ...inSlot(pdfCall)];
+    const once = [...sendCalls(document, { reserve: false, confirm: false }), ...inSlot(statusCall), ...inSlot(pdfCall)];
     expect(world.journal).toEqual([...once, ...once]);
   });
 

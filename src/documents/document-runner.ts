@@ -105,6 +105,9 @@ export class DocumentRunner extends PollLoop {
       // One read of each shop for the batch: its settings and credentials as of this claim.
       const shopsRead = new Map<string, Promise<Shop | undefined>>();
       for (const row of rows) {
+        // Still being worked on here while its lease ran out (a slow step on a loaded machine): the claim just renewed
+        // the lease for that work. A second run of it would send the document again after the first saved its success.
+        if (this.inFlight.has(row.id)) continue;
         if (!shopsRead.has(row.shop)) shopsRead.set(row.shop, this.d.shops.get(row.shop));
         this.launch(row, shopsRead.get(row.shop)!);
       }

@@ -2,16 +2,17 @@
 // (metafields on the order). Each call decides what should happen next and returns it as a Transition; the runner
 // saves it. Reads top to bottom; every gateway answer has its branch.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../mappers/canonical-json.ts';
 import type { GatewayDocument } from '../../mappers/gateway-document.ts';
 import { numberDocument } from '../../mappers/document-numbering.ts';
 import { formatCents, parseCents } from '../../mappers/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
-import type { DocumentKey, GatewayCredentials } from '../gateway/gateway-types.ts';
+import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
 import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
 import { type Message, message } from '../messages/message.ts';
 import { creditNoteDraft } from './credit-note-draft.ts';
 import { type DraftOutcome, invoiceDraft } from './invoice-draft.ts';
-import type { DocumentError, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
+import type { CreditedNotes, DocumentError, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
 import { type DocumentRow, formatFiscalNumber } from './store/document-rows.ts';
 
 /** What a step decided, and the document as the step left it (it may have saved a number or the document sent). */
@@ -37,25 +38,9 @@ export async function issueStep(doc: DocumentRow, shop: IssuingShop, deps: Issui
 // ── send ────────────────────────────────────────────────────────────────────────────────────────
 
 async function sendStep(claimed: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<StepOutcome> {
-  const drafted: DraftOutcome =
-    claimed.kind === 'invoice' ? await invoiceDraft(claimed, shop, deps) : await creditNoteDraft(claimed, shop, deps);
-  if (drafted.kind === 'stop') return { doc: drafted.doc, next: drafted.transition };
-  let doc = drafted.doc;
-
-  // Map before reserving: a document that cannot be issued must not consume a fiscal number.
-  if (doc.fiscalNumber === null) {
-    const reserved = await deps.store.reserveNumber(doc, {
-      branchCode: shop.settings.branchCode,
-      billingPoint: shop.settings.billingPoint,
-    });
-    if (!reserved) return { doc, next: { kind: 'lost' } };
-    doc = reserved;
-  }
-  const document = numberDocument(
-    drafted.draft,
-    { branchCode: doc.branchCode!, billingPoint: doc.billingPoint!, fiscalNumber: doc.fiscalNumber! },
-    deps.clock(),
-  );
+  const prepared = await prepareSend(claimed, shop, deps);
+  if (prepared.kind === 'stop') return { doc: prepared.doc, next: prepared.transition };
+  const { doc, document, environment, credited } = prepared;
   const documentHash = hashDocument(document);
 
   // From here on the gateway may hold a document with this number: remember that before asking, inside the gateway
@@ -65,25 +50,85 @@ async function sendStep(claimed: DocumentRow, shop: IssuingShop, deps: IssuingDe
     sendMayHaveReached: true,
     document,
     documentHash,
-    environment: shop.settings.environment,
+    environment,
     problems: null,
-    taxIdSource: drafted.taxIdSource ?? null,
+    taxIdSource: prepared.taxIdSource,
     // A note's total is known once it is mapped (the intake only had the refund's money).
     ...(doc.kind === 'credit_note' ? { totalCents: parseCents(document.totalsSubTotals.totalInvoice) ?? doc.totalCents } : {}),
   };
   const sent = await deps.gateway.run(async (gateway) => {
-    const sending = await deps.store.markSending(doc, patch, drafted.credited);
+    const sending = await deps.store.markSending(doc, patch, credited);
     if (sending === undefined || sending === 'stale') return sending;
-    return {
-      sending,
-      outcome: await gateway.sendDocument({ credentials: credentials(shop), environment: shop.settings.environment, document }),
-    };
+    return { sending, outcome: await gateway.sendDocument({ credentials: credentials(shop), environment, document }) };
   });
   if (!sent) return { doc, next: { kind: 'lost' } };
   // Another note of the same invoice was saved first: map again against it, in a moment.
   if (sent === 'stale') return { doc, next: { kind: 'wait', reason: message('waiting_for_other_note'), retryInMs: 200 } };
   const { sending, outcome } = sent;
   return { doc: sending, next: await sendOutcome(sending, previous, documentHash, outcome, shop, deps) };
+}
+
+type Prepared =
+  | { kind: 'stop'; doc: DocumentRow; transition: Transition }
+  | {
+      kind: 'send';
+      doc: DocumentRow;
+      document: GatewayDocument;
+      environment: GatewayEnvironment;
+      taxIdSource: DocumentRow['taxIdSource'];
+      credited?: CreditedNotes;
+    };
+
+/** The document to send: the one already sent under this number when the gateway may hold it, else a fresh draft. */
+async function prepareSend(claimed: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<Prepared> {
+  const resend = sentBefore(claimed);
+  if (resend) return { kind: 'send', doc: claimed, ...resend, taxIdSource: claimed.taxIdSource };
+
+  const drafted: DraftOutcome =
+    claimed.kind === 'invoice' ? await invoiceDraft(claimed, shop, deps) : await creditNoteDraft(claimed, shop, deps);
+  if (drafted.kind === 'stop') return { kind: 'stop', doc: drafted.doc, transition: drafted.transition };
+  let doc = drafted.doc;
+
+  // Map before reserving: a document that cannot be issued must not consume a fiscal number.
+  if (doc.fiscalNumber === null) {
+    const reserved = await deps.store.reserveNumber(doc, {
+      branchCode: shop.settings.branchCode,
+      billingPoint: shop.settings.billingPoint,
+    });
+    if (!reserved) return { kind: 'stop', doc, transition: { kind: 'lost' } };
+    doc = reserved;
+  }
+  const numbered = numberDocument(
+    drafted.draft,
+    { branchCode: doc.branchCode!, billingPoint: doc.billingPoint!, fiscalNumber: doc.fiscalNumber! },
+    deps.clock(),
+  );
+  // Mapped again at a person's request under a number the gateway may hold: still that emission, on its date (a 102
+  // then adopts the gateway's document, and notes reference it by its date).
+  const dateBroadcast = sentBefore({ ...doc, refreshSnapshot: false })?.document.dataTransaction.dateBroadcast;
+  const document = dateBroadcast ? { ...numbered, dataTransaction: { ...numbered.dataTransaction, dateBroadcast } } : numbered;
+  return {
+    kind: 'send',
+    doc,
+    document,
+    environment: shop.settings.environment,
+    taxIdSource: drafted.taxIdSource ?? null,
+    ...(drafted.credited ? { credited: drafted.credited } : {}),
+  };
+}
+
+/**
+ * A document sent before under its number (an answer lost, the process killed) may be at the gateway: it goes again
+ * as it was, same content and issue date, so that what the gateway holds is what we keep (a note references its
+ * invoice's issue date; the content may have been mapped against other notes since). Not when a person asked for a
+ * fresh read of the order: the new draft is what they want issued (on the first one's date), and a 102 is then
+ * reconciled on the total.
+ */
+function sentBefore(doc: DocumentRow): { document: GatewayDocument; environment: GatewayEnvironment } | undefined {
+  if (!doc.sendMayHaveReached || doc.refreshSnapshot || doc.fiscalNumber === null || doc.document === null) return undefined;
+  const document = doc.document as GatewayDocument;
+  if (Number(document.dataTransaction.numberDocumentFiscal) !== doc.fiscalNumber) return undefined;
+  return { document, environment: (doc.environment ?? 'pruebas') as GatewayEnvironment };
 }
 
 /** What a SendDocument answer means for the document (DESIGN §5). */
@@ -261,10 +306,13 @@ export function documentKey(doc: DocumentRow): DocumentKey {
   };
 }
 
-/** The document without its broadcast time: a repeated 201 for the same content is the content's fault. */
+/**
+ * The document without its broadcast time: a repeated 201 for the same content is the content's fault. Canonical, so a
+ * document read back from the database (jsonb reorders keys) and sent again hashes as it did when first sent.
+ */
 function hashDocument(document: GatewayDocument): string {
   const { dateBroadcast: _d, ...data } = document.dataTransaction;
   return createHash('sha256')
-    .update(JSON.stringify({ ...document, dataTransaction: data }))
+    .update(canonicalJson({ ...document, dataTransaction: data }))
     .digest('hex');
 }

@@ -2,6 +2,7 @@
 // both, HS256 as in a real test QR. jose signs it.
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { canonicalJson } from '../../mappers/canonical-json.ts';
 import { qrUrl } from '../../mappers/cufe.ts';
 
 /** The HS256 key of the QR's jwt; imported once, it signs in half the time of raw bytes. */
@@ -14,16 +15,4 @@ export async function signedQrUrl(cufe: string, environment: '1' | '2', document
   const digestValue = createHash('sha256').update(canonicalJson(document)).digest('base64');
   const jwt = await new SignJWT({ chFE: cufe, iAmb: environment, digestValue }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key);
   return qrUrl(environment === '1' ? 'produccion' : 'pruebas', cufe, digestValue, jwt);
-}
-
-/** JSON with object keys sorted at every level, so equal documents give equal digests. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

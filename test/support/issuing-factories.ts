@@ -105,13 +105,16 @@ export function sentDocument(fixture: string, now: Date = CLAIMED_AT): GatewayDo
  * (the runner retried it as indeterminate): the next send may meet a 102 for its own number.
  */
 export function sentInvoice(fixture: string, o: Partial<DocumentRow> = {}): DocumentRow {
+  const document = sentDocument(fixture);
   return claimedInvoice(orderBody(fixture), {
     environment: 'pruebas',
     branchCode: '0000',
     billingPoint: '001',
     fiscalNumber: NEXT_NUMBER,
     sendMayHaveReached: true,
-    document: sentDocument(fixture),
+    document,
+    // As the first send saved it: a taxpayer's RUC comes from the fixtures' cart attributes.
+    taxIdSource: document.dataTransaction.client.typeClientEB === '01' ? 'cart_attributes' : null,
     attempts: 1,
     lastErrorKind: 'indeterminate',
     lastErrorCode: null,
