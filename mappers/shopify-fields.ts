@@ -9,6 +9,26 @@ import { type Cents, type Fraction, cents, parseCents, parseFraction } from './m
 /** Free text: any string, or absent. Read by `clean`: trimmed, blank as absent. */
 export const text = z.string().nullish();
 
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+
+/**
+ * An object's text fields by their Shopify (snake_case) names: their schema, and a reader that trims them into
+ * camelCase fields, leaving out the empty ones.
+ */
+export function textFieldsOf<const K extends string>(keys: readonly K[]) {
+  const schema = z.object(Object.fromEntries(keys.map((k) => [k, text])) as Record<K, typeof text>);
+  const names = keys.map((k) => [k, k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] as const);
+  function read(o: Readonly<Partial<Record<K, string | null>>>): { [P in K as CamelCase<P>]?: string } {
+    const out: Record<string, string> = {};
+    for (const [k, name] of names) {
+      const v = clean(o[k]);
+      if (v !== undefined) out[name] = v;
+    }
+    return out;
+  }
+  return { schema, read };
+}
+
 export function clean(v: string | null | undefined): string | undefined {
   if (v === null || v === undefined) return undefined;
   const t = v.trim();

@@ -5,26 +5,10 @@ import { z } from 'zod';
 import { type Cents, cents } from './money.ts';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { orderIdentity } from './order-identity.ts';
-import {
-  type ShopifyDiscountAllocation,
-  type ShopifyTaxLine,
-  amount,
-  centsText,
-  clean,
-  discountAllocationSchema,
-  dropUndefined,
-  idDigits,
-  idText,
-  issuePath,
-  list,
-  moneyBag,
-  quantity,
-  reading,
-  requireMoney,
-  shopMoney,
-  taxLineSchema,
-  text,
-} from './shopify-fields.ts';
+import type { ShopifyDiscountAllocation, ShopifyTaxLine } from './shopify-fields.ts';
+import { discountAllocationSchema, taxLineSchema } from './shopify-fields.ts';
+import { amount, centsText, idText, list, moneyBag, quantity, shopMoney, text } from './shopify-fields.ts';
+import { clean, dropUndefined, idDigits, issuePath, reading, requireMoney, textFieldsOf } from './shopify-fields.ts';
 
 export type { ShopifyDiscountAllocation, ShopifyTaxLine };
 
@@ -193,52 +177,25 @@ const shippingLineSchema = reading(
   },
 );
 
-const addressSchema = z
-  .object({
-    name: text,
-    first_name: text,
-    last_name: text,
-    company: text,
-    address1: text,
-    address2: text,
-    city: text,
-    province: text,
-    province_code: text,
-    country_code: text,
-    zip: text,
-    phone: text,
-  })
-  .nullish();
+const ADDRESS_WHO = ['name', 'first_name', 'last_name', 'company', 'address1', 'address2'] as const;
+const ADDRESS_WHERE = ['city', 'province', 'province_code', 'country_code', 'zip', 'phone'] as const;
+const addressTexts = textFieldsOf([...ADDRESS_WHO, ...ADDRESS_WHERE]);
+const addressSchema = addressTexts.schema.nullish();
 
 function readAddress(a: z.infer<typeof addressSchema>): ShopifyAddress | undefined {
   if (!a) return undefined;
-  return dropUndefined({
-    name: clean(a.name),
-    firstName: clean(a.first_name),
-    lastName: clean(a.last_name),
-    company: clean(a.company),
-    address1: clean(a.address1),
-    address2: clean(a.address2),
-    city: clean(a.city),
-    province: clean(a.province),
-    provinceCode: clean(a.province_code),
-    countryCode: clean(a.country_code)?.toUpperCase(),
-    zip: clean(a.zip),
-    phone: clean(a.phone),
-  });
+  const address = addressTexts.read(a);
+  return address.countryCode ? { ...address, countryCode: address.countryCode.toUpperCase() } : address;
 }
 
-const customerSchema = z.object({ admin_graphql_api_id: text, first_name: text, last_name: text, email: text, phone: text }).nullish();
+const customerTexts = textFieldsOf(['first_name', 'last_name', 'email', 'phone']);
+const customerSchema = customerTexts.schema.extend({ admin_graphql_api_id: text }).nullish();
 
 function readCustomer(c: z.infer<typeof customerSchema>): ShopifyCustomer | undefined {
   if (!c) return undefined;
-  return dropUndefined({
-    gid: clean(c.admin_graphql_api_id),
-    firstName: clean(c.first_name),
-    lastName: clean(c.last_name),
-    email: clean(c.email),
-    phone: clean(c.phone),
-  });
+  const gid = clean(c.admin_graphql_api_id);
+  const texts = customerTexts.read(c);
+  return gid === undefined ? texts : { gid, ...texts };
 }
 
 const companySchema = z.object({ id: idText, location_id: idText, name: text, tax_registration_id: text }).nullish();

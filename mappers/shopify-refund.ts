@@ -5,25 +5,9 @@
 import { z } from 'zod';
 import { type MappingProblem, problems } from './mapping-problems.ts';
 import { type Cents, cents, parseCents, sumCents } from './money.ts';
-import {
-  addProblem,
-  amount,
-  centsText,
-  clean,
-  discountAllocationSchema,
-  dropUndefined,
-  idDigits,
-  idText,
-  issuePath,
-  list,
-  moneyBag,
-  quantity,
-  reading,
-  requireMoney,
-  shopMoney,
-  taxLineSchema,
-  text,
-} from './shopify-fields.ts';
+import { discountAllocationSchema, taxLineSchema } from './shopify-fields.ts';
+import { amount, centsText, idText, list, moneyBag, quantity, shopMoney, text } from './shopify-fields.ts';
+import { addProblem, clean, dropUndefined, idDigits, issuePath, reading, requireMoney } from './shopify-fields.ts';
 
 export interface ShopifyRefundLine {
   /** `gid://shopify/LineItem/…` of the order line refunded. */
