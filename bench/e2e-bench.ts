@@ -29,7 +29,7 @@ import {
   tempDir,
 } from './bench-support.ts';
 import { type LoadResult, generateLoad } from './load-generator.ts';
-import { CALLS_PER_INVOICE, LATENCY_MS, type RunResult, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
+import { CALLS_PER_INVOICE, LATENCY_MS, announceRun, type RunResult, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
 
 const SHOP = 'tienda-e2e.myshopify.com';
 const ORDERS = 10_000;
@@ -60,10 +60,7 @@ export async function run(): Promise<BenchRow[]> {
   const postgresUrl = await findPostgres();
   const storage = postgresUrl ? 'PostgreSQL' : 'PGlite';
   const limit = gatewayLimit(CONCURRENCY);
-  console.log(
-    `e2e: ${int(ORDERS)} orders on ${storage}, gateway latency ${LATENCY_MS} ms, gateway concurrency ${CONCURRENCY}: ` +
-      `limit ${CONCURRENCY} ÷ (${CALLS_PER_INVOICE} calls × ${LATENCY_MS / 1000} s) = ${int(limit)} invoices/s`,
-  );
+  announceRun('e2e', `${int(ORDERS)} orders`, storage, CONCURRENCY);
   const r = await measure(postgresUrl);
   const perInvoice = (ms: number | undefined) => (ms === undefined ? 'n/a' : `${(ms / r.done).toFixed(1)} ms`);
   const cpu = `CPU per invoice: app ${perInvoice(r.cpu.app)}, sandbox gateway ${perInvoice(r.cpu.sandbox)}, store simulator + bench ${perInvoice(r.cpu.bench)}`;

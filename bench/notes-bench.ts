@@ -8,7 +8,16 @@
 import { buildRefundPayload, type RefundRequest } from '../src/shopify/store-simulator/refund-payload.ts';
 import type { BenchRow } from './bench-table.ts';
 import { findPostgres, int, orderIdBase, paidOrder, percentile } from './bench-support.ts';
-import { CALLS_PER_INVOICE, LATENCY_MS, type Delivery, type Traffic, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
+import {
+  CALLS_PER_INVOICE,
+  LATENCY_MS,
+  announceRun,
+  type Delivery,
+  type Traffic,
+  gatewayLimit,
+  runPipeline,
+  timesToInvoice,
+} from './pipeline-run.ts';
 import { seedAuthorizedInvoices } from './seed-invoices.ts';
 
 const SHOP = 'tienda-notas-bench.myshopify.com';
@@ -61,10 +70,7 @@ export async function run(): Promise<BenchRow[]> {
   const postgresUrl = await findPostgres();
   const storage = postgresUrl ? 'PostgreSQL' : 'PGlite';
   const limit = gatewayLimit(CONCURRENCY);
-  console.log(
-    `notes: ${int(REFUNDS)} refunds on ${storage}, gateway latency ${LATENCY_MS} ms, gateway concurrency ${CONCURRENCY}: ` +
-      `limit ${CONCURRENCY} ÷ (${CALLS_PER_INVOICE} calls × ${LATENCY_MS / 1000} s) = ${int(limit)} notes/s`,
-  );
+  announceRun('notes', `${int(REFUNDS)} refunds`, storage, CONCURRENCY);
   const base = orderIdBase(920);
   const deliveries = Array.from({ length: REFUNDS }, (_, i) => ({ shop: SHOP, orderId: base + i }));
   const r = await runPipeline({

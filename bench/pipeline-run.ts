@@ -45,6 +45,15 @@ export function gatewayLimit(concurrency: number): number {
   return concurrency / (CALLS_PER_INVOICE * (LATENCY_MS / 1000));
 }
 
+/** A run's first line: how many of what on which database, and the gateway's limit it is measured against. */
+export function announceRun(row: string, what: string, storage: string, concurrency: number): void {
+  const limit = gatewayLimit(concurrency);
+  console.log(
+    `${row}: ${what} on ${storage}, gateway latency ${LATENCY_MS} ms, gateway concurrency ${concurrency}: ` +
+      `limit ${concurrency} ÷ (${CALLS_PER_INVOICE} calls × ${LATENCY_MS / 1000} s) = ${Math.round(limit).toLocaleString('en-US')}/s`,
+  );
+}
+
 export interface Delivery {
   shop: string;
   orderId: number;
