@@ -8,16 +8,8 @@
 import { buildRefundPayload, type RefundRequest } from '../src/shopify/store-simulator/refund-payload.ts';
 import type { BenchRow } from './bench-table.ts';
 import { findPostgres, int, orderIdBase, paidOrder, percentile } from './bench-support.ts';
-import {
-  CALLS_PER_INVOICE,
-  LATENCY_MS,
-  announceRun,
-  type Delivery,
-  type Traffic,
-  gatewayLimit,
-  runPipeline,
-  timesToInvoice,
-} from './pipeline-run.ts';
+import type { Delivery, Traffic } from './pipeline-run.ts';
+import { CALLS_PER_INVOICE, LATENCY_MS, announceRun, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
 import { seedAuthorizedInvoices } from './seed-invoices.ts';
 
 const SHOP = 'tienda-notas-bench.myshopify.com';
