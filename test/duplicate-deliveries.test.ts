@@ -1,34 +1,23 @@
 // 50 deliveries of one order at once, each with its own webhook id: one invoice, one SendDocument.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { gatewayCalls, documents, webhookDeliveries } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { harnessForShop, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-duplicados.myshopify.com';
 
 describe.each(testDatabases)('a storm of duplicate deliveries on $name', (target) => {
-  let database: Database;
-  let h: Harness;
-  beforeAll(async () => {
-    database = await target.open();
-    h = await startHarness({ database });
-    await h.installShop(SHOP);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await database?.close();
-  });
+  const run = harnessForShop(target, SHOP);
 
   it('50 concurrent deliveries with different webhook ids make exactly one invoice and one SendDocument', async () => {
     const order = makePaidOrder({ id: 7_500_000_000_001 });
-    const gid = h.simulator.setOrder(SHOP, order);
+    const gid = run.h.simulator.setOrder(SHOP, order);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        h.simulator.sendWebhook({
-          address: h.webhookAddress,
+        run.h.simulator.sendWebhook({
+          address: run.h.webhookAddress,
           topic: 'orders/paid',
           shop: SHOP,
           payload: order,
@@ -43,16 +32,16 @@ describe.each(testDatabases)('a storm of duplicate deliveries on $name', (target
     expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(49);
 
     const invoice = await waitFor(async () => {
-      const [row] = await database.db.select().from(documents).where(eq(documents.orderGid, gid));
+      const [row] = await run.database.db.select().from(documents).where(eq(documents.orderGid, gid));
       return row?.status === 'completed' ? row : undefined;
     });
-    expect(await database.db.select().from(documents).where(eq(documents.shop, SHOP))).toHaveLength(1);
-    const sends = (await database.db.select().from(gatewayCalls).where(eq(gatewayCalls.documentId, invoice.id))).filter(
+    expect(await run.database.db.select().from(documents).where(eq(documents.shop, SHOP))).toHaveLength(1);
+    const sends = (await run.database.db.select().from(gatewayCalls).where(eq(gatewayCalls.documentId, invoice.id))).filter(
       (c) => c.operation === 'SendDocument',
     );
     expect(sends).toHaveLength(1);
-    expect(h.sandbox.gateway.stats().requests.SendDocument).toBe(1);
-    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, gid));
+    expect(run.h.sandbox.gateway.stats().requests.SendDocument).toBe(1);
+    const deliveries = await run.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderGid, gid));
     expect(deliveries).toHaveLength(50);
     expect(new Set(deliveries.map((d) => d.webhookId)).size).toBe(50);
   });

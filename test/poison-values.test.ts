@@ -3,29 +3,17 @@
 // and invoiced; every legitimate neighbour answers 200 and is stored; privacy requests for the shop answer 200; the
 // fiscal numbers stay gapless. Over HTTP, both databases.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { documents, fiscalSequences } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { harnessForShop, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-veneno.myshopify.com';
 const BASE = 6_800_000_000_000;
 
 describe.each(testDatabases)('poison values on $name', (target) => {
-  let database: Database;
-  let h: Harness;
-
-  beforeAll(async () => {
-    database = await target.open();
-    h = await startHarness({ database });
-    await h.installShop(SHOP);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await database?.close();
-  });
+  const run = harnessForShop(target, SHOP);
 
   it('refuses only the too-deep body, stores NUL and lone surrogates as U+FFFD, and every neighbour is stored and invoiced', async () => {
     const bodies = Array.from({ length: 40 }, (_, i) => JSON.stringify(makePaidOrder({ id: BASE + i })));
@@ -34,10 +22,12 @@ describe.each(testDatabases)('poison values on $name', (target) => {
     bodies[5] = bodies[5]!.replace(`"name":${JSON.stringify(name)}`, `"name":${JSON.stringify(`${name}`).slice(0, -1)}\\u0000"`);
     bodies[11] = bodies[11]!.replace('"first_name":"', '"first_name":"\\udc00');
     // The shop has these orders (its Admin API confirms each before it is invoiced).
-    for (const body of bodies) h.simulator.setOrder(SHOP, JSON.parse(body) as Record<string, unknown>);
+    for (const body of bodies) run.h.simulator.setOrder(SHOP, JSON.parse(body) as Record<string, unknown>);
     const deep = `{"id":${BASE + 99},"name":"#deep","note_attributes":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     const answers = await Promise.all(
-      [...bodies, deep].map((payload) => h.simulator.sendWebhook({ address: h.webhookAddress, topic: 'orders/paid', shop: SHOP, payload })),
+      [...bodies, deep].map((payload) =>
+        run.h.simulator.sendWebhook({ address: run.h.webhookAddress, topic: 'orders/paid', shop: SHOP, payload }),
+      ),
     );
     expect(answers.slice(0, 40).map((a) => a.status)).toEqual(Array(40).fill(200));
     expect(answers.slice(0, 40).map((a) => JSON.parse(a.body).outcome)).toEqual(Array(40).fill('stored'));
@@ -46,13 +36,13 @@ describe.each(testDatabases)('poison values on $name', (target) => {
 
     const rows = await waitFor(
       async () => {
-        const all = await database.db.select().from(documents).where(eq(documents.shop, SHOP));
+        const all = await run.database.db.select().from(documents).where(eq(documents.shop, SHOP));
         return all.length === 40 && all.every((r) => r.status === 'completed') ? all : undefined;
       },
       60_000,
       'the 40 invoices',
     ).catch(async (error: unknown) => {
-      const all = await database.db.select().from(documents).where(eq(documents.shop, SHOP));
+      const all = await run.database.db.select().from(documents).where(eq(documents.shop, SHOP));
       throw new Error(
         `${String(error)} (${all.length} rows, shops: ${JSON.stringify([...new Set(all.map((r) => r.shop))])}): ${JSON.stringify(all.filter((r) => r.status !== 'completed').map((r) => [r.orderName, r.status, r.lastError]))}`,
       );
@@ -64,20 +54,20 @@ describe.each(testDatabases)('poison values on $name', (target) => {
     expect((surrogate.snapshot as { customer: { first_name: string } }).customer.first_name.startsWith('\ufffd')).toBe(true);
     // No number burned: 1…40, each once.
     expect(rows.map((r) => r.fiscalNumber).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    const [sequence] = await database.db.select().from(fiscalSequences).where(eq(fiscalSequences.shop, SHOP));
+    const [sequence] = await run.database.db.select().from(fiscalSequences).where(eq(fiscalSequences.shop, SHOP));
     expect(sequence?.nextNumber).toBe(41);
 
     // Privacy requests for the shop read the stored orders without failing.
-    const compliance = `${h.app.url}/webhooks/compliance`;
+    const compliance = `${run.h.app.url}/webhooks/compliance`;
     const customer = { id: BASE + 12, email: 'ana.perez@example.com' };
-    const report = await h.simulator.sendWebhook({
+    const report = await run.h.simulator.sendWebhook({
       address: compliance,
       topic: 'customers/data_request',
       shop: SHOP,
       payload: { shop_domain: SHOP, customer, orders_requested: [BASE + 5] },
     });
     expect(report.status).toBe(200);
-    const redact = await h.simulator.sendWebhook({
+    const redact = await run.h.simulator.sendWebhook({
       address: compliance,
       topic: 'customers/redact',
       shop: SHOP,

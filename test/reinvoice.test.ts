@@ -5,36 +5,24 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REFERENCE_FIELDS, type GatewayDocument } from '../mappers/gateway-document.ts';
 import type { CliIo, OpenContext } from '../src/cli/cli-context.ts';
 import { runInvoices } from '../src/cli/invoices-command.ts';
-import type { Database } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import type { DocumentRow } from '../src/documents/store/index.ts';
 import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from './support/client-fixtures.ts';
 import { testDatabases } from './support/databases.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { harnessForShop, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-reemision.myshopify.com';
 
 describe.each(testDatabases)('re-issuing an invoice to the right buyer on $name', (target) => {
-  let database: Database;
-  let h: Harness;
-
-  beforeAll(async () => {
-    database = await target.open();
-    h = await startHarness({ database });
-    await h.installShop(SHOP);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await database?.close();
-  });
+  const run = harnessForShop(target, SHOP);
 
   const rowsOf = (orderGid: string) =>
-    database.db
+    run.database.db
       .select()
       .from(documents)
       .where(and(eq(documents.shop, SHOP), eq(documents.orderGid, orderGid)));
@@ -42,7 +30,7 @@ describe.each(testDatabases)('re-issuing an invoice to the right buyer on $name'
 
   /** An order invoiced to a final consumer (the buyer forgot to give the company's RUC). */
   async function wrongBuyer(id: number): Promise<{ gid: string; invoice: DocumentRow }> {
-    await h.simulator.orderPaid(SHOP, makePaidOrder({ id }), h.webhookAddress);
+    await run.h.simulator.orderPaid(SHOP, makePaidOrder({ id }), run.h.webhookAddress);
     const gid = `gid://shopify/Order/${id}`;
     const invoice = await waitFor(async () => (await rowsOf(gid)).find((r) => r.status === 'completed'), 20_000, 'the invoice');
     expect(sent(invoice).dataTransaction.client.typeClientEB).toBe('02');
@@ -65,9 +53,9 @@ describe.each(testDatabases)('re-issuing an invoice to the right buyer on $name'
 
   it('through the admin API: one full credit note naming the old CUFE, one new invoice to the right client, the order showing the new one', async () => {
     const { gid, invoice } = await wrongBuyer(6_700_000_000_001);
-    const token = await h.simulator.sessionToken(SHOP);
+    const token = await run.h.simulator.sessionToken(SHOP);
     const call = (body: unknown, id = invoice.id) =>
-      fetch(`${h.app.url}/api/invoices/${id}/reinvoice`, {
+      fetch(`${run.h.app.url}/api/invoices/${id}/reinvoice`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
@@ -96,7 +84,7 @@ describe.each(testDatabases)('re-issuing an invoice to the right buyer on $name'
     expect(sent(replacement).dataTransaction.client).toEqual(TAXPAYER_CLIENT_BLOCK);
     expect(sent(replacement).totalsSubTotals.totalInvoice).toBe(sent(invoice).totalsSubTotals.totalInvoice);
 
-    const fields = Object.fromEntries(h.simulator.metafields(gid, SHOP).map((m) => [m.key, m.value]));
+    const fields = Object.fromEntries(run.h.simulator.metafields(gid, SHOP).map((m) => [m.key, m.value]));
     expect(fields.cufe).toBe(replacement.cufe);
     expect(fields.fiscal_number).toBe('0000-001-0000000002');
     expect(JSON.parse(fields.credit_notes!)).toMatchObject([
@@ -107,12 +95,12 @@ describe.each(testDatabases)('re-issuing an invoice to the right buyer on $name'
   it('through the CLI, and refused for what cannot be replaced', async () => {
     const { gid, invoice } = await wrongBuyer(6_700_000_000_002);
     const open: OpenContext = async () => ({
-      config: h.app.config,
-      logger: h.app.logger,
-      database: h.app.database,
-      box: h.app.box,
-      shops: h.app.shops,
-      sessions: h.app.sessions,
+      config: run.h.app.config,
+      logger: run.h.app.logger,
+      database: run.h.app.database,
+      box: run.h.app.box,
+      shops: run.h.app.shops,
+      sessions: run.h.app.sessions,
       newKeyFile: undefined,
       close: async () => {},
     });

@@ -5,6 +5,7 @@ import { Session } from '@shopify/shopify-api';
 import { type AppParts, startApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import type { Database } from '../../src/db/database.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { type Logger, silentLogger } from '../../src/logger.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS, type SandboxGatewayOptions } from '../../src/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../../src/sandbox/sandbox-server.ts';
@@ -24,6 +25,34 @@ export interface Harness {
   /** `name`: the shop's name in Shopify (the From name of buyer e-mails). */
   installShop(shop: string, settings?: Partial<SettingsInput>, options?: { name?: string }): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The usual setup of a describe block: a fresh database from `target`, the app, sandbox and store simulator on it,
+ * `shop` installed; started before the block's tests, closed after them. Its tests read `h` and `database`.
+ */
+export function harnessForShop(target: { open(): Promise<Database> }, shop: string): { readonly h: Harness; readonly database: Database } {
+  let database: Database | undefined;
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    database = await target.open();
+    h = await startHarness({ database });
+    await h.installShop(shop);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.close();
+  });
+  return {
+    get h() {
+      if (!h) throw new Error('the harness starts in beforeAll');
+      return h;
+    },
+    get database() {
+      if (!database) throw new Error('the database opens in beforeAll');
+      return database;
+    },
+  };
 }
 
 export interface HarnessOptions {
