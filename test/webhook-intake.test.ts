@@ -1,10 +1,11 @@
 // orders/paid answers: 401, 400, 413, unknown or disabled shop, duplicates; and what each stores.
+import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, rowsOf } from '../src/db/database.ts';
 import { documents, webhookDeliveries } from '../src/db/schema.ts';
 import { testDatabases } from './support/databases.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { type Harness, TEST_API_SECRET, startHarness, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-intake.myshopify.com';
@@ -129,5 +130,30 @@ describe.each(testDatabases)('orders/paid webhook answers on $name', (target) =>
     // Byte for byte what Shopify sent: accents and all (long texts reach PGlite as UTF-8 bytes).
     expect(raw).toMatch(/é/);
     expect(Buffer.from(rows[0]!.snapshot, 'utf8').equals(Buffer.from(raw, 'utf8'))).toBe(true);
+  });
+
+  it('stores a body whose bytes are not UTF-8 as the text read from it (U+FFFD), not as those bytes', async () => {
+    // "Café" with its é as one Latin-1 byte (0xE9), which is not UTF-8: read as U+FFFD. Signed over the text read, as
+    // the HMAC is checked.
+    const [before, after] = JSON.stringify({ ...makePaidOrder({ id: 7009 }), note: 'Caf§' }).split('§') as [string, string];
+    const bytes = Buffer.concat([Buffer.from(before, 'utf8'), Buffer.from([0xe9]), Buffer.from(after, 'utf8')]);
+    const read = bytes.toString('utf8');
+    const response = await fetch(h.webhookAddress, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'orders/paid',
+        'x-shopify-shop-domain': SHOP,
+        'x-shopify-api-version': '2026-10',
+        'x-shopify-webhook-id': 'wh-latin1',
+        'x-shopify-hmac-sha256': createHmac('sha256', TEST_API_SECRET).update(read, 'utf8').digest('base64'),
+      },
+      body: bytes,
+    });
+    expect(response.status).toBe(200);
+    const row = await waitFor(
+      async () => (await database.db.select().from(documents).where(eq(documents.orderGid, 'gid://shopify/Order/7009')))[0],
+    );
+    expect((row.snapshot as { note: string }).note).toBe('Caf\ufffd');
   });
 });

@@ -2,11 +2,12 @@
 // shop that does not invoice (answered 200, so Shopify does not retry for hours), or store the document with its
 // delivery, grouped with concurrent deliveries, and answer. Nothing slow happens here: the gateway and Shopify are the
 // runner's business. A topic differs only in how its body reads (orders-paid.ts, refunds-create.ts).
+import { isUtf8 } from 'node:buffer';
 import type { RequestHandler } from 'express';
 import { DGI_DOCUMENT_TYPE } from '../src/documents/document-state.ts';
 import type { IntakeBatcher } from '../src/documents/intake-batcher.ts';
 import { type NewDocument, recordDelivery } from '../src/documents/store/index.ts';
-import { answer } from '../src/http/webhook-body.ts';
+import { answer, webhookBodyBytes } from '../src/http/webhook-body.ts';
 import { readWebhookJson } from '../src/http/webhook-json.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
 import { type WebhookDeps, deliveryOf, verifyWebhook } from './verify-webhook.ts';
@@ -46,7 +47,10 @@ export function documentWebhook(
       deps.logger.info({ shop: webhook.shop, ...reading.about, outcome }, `${topic} not processed`);
       return answer(res, 200, { outcome });
     }
-    const document = { ...source, shop: webhook.shop, documentType: DGI_DOCUMENT_TYPE[source.kind], rawSnapshot: body.text };
+    // Stored as the bytes that came when they are the text read (valid UTF-8, no escape replaced): no second encoding.
+    const bytes = webhookBodyBytes(req);
+    const rawSnapshot = bytes && body.text === webhook.rawBody && isUtf8(bytes) ? bytes : body.text;
+    const document = { ...source, shop: webhook.shop, documentType: DGI_DOCUMENT_TYPE[source.kind], rawSnapshot };
     const outcome = await deps.intake.enqueue(document, delivery);
     if (outcome === 'stored') deps.onStored();
     answer(res, 200, { outcome });

@@ -51,10 +51,11 @@ const PGLITE_SETTINGS = ['shared_buffers=8MB'];
 /**
  * Long text parameters (order snapshots) go to PGlite as UTF-8 bytes, in binary format, which for text is
  * the same bytes: as a string, PGlite would measure its UTF-8 length in a JavaScript loop, a large share of
- * the cost of storing a snapshot (bench/RESULTS.md).
+ * the cost of storing a snapshot (bench/RESULTS.md). Bytes given as such (a webhook body) go as they are.
  */
 function textParameter(value: unknown): string {
   if (typeof value === 'string') return (value.length >= 1024 ? Buffer.from(value, 'utf8') : value) as string;
+  if (value instanceof Uint8Array) return value as unknown as string;
   return value instanceof Date ? value.toISOString() : String(value);
 }
 

@@ -1,7 +1,15 @@
 // A webhook's body, read whole and decoded once, for the HMAC over the raw text. Leaner than express.text
 // (no content-type parsing, no chunk-by-chunk decoding): this runs on every delivery of a flash sale.
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+
+/** The bytes of each webhook body, beside its text: stored as they came, they need no second UTF-8 encoding. */
+const bodyBytes = new WeakMap<Request, Buffer>();
+
+/** The body's bytes as they arrived (undefined for a request this middleware did not read). */
+export function webhookBodyBytes(req: Request): Buffer | undefined {
+  return bodyBytes.get(req);
+}
 
 /** An error the app's error handler answers with its status and message (a 413 names its limit). */
 function httpError(status: number, message: string, limit?: number): Error {
@@ -28,7 +36,9 @@ export function webhookBody(limitBytes: number): RequestHandler {
       done = true;
       if (error) next(error);
       else {
-        req.body = Buffer.concat(chunks, size).toString('utf8');
+        const bytes = Buffer.concat(chunks, size);
+        bodyBytes.set(req, bytes);
+        req.body = bytes.toString('utf8');
         next();
       }
     };

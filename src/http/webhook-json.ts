@@ -30,18 +30,27 @@ export function cleanEscapes(text: string): string {
 export function nestingDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
+    if (c === 34) i = closingQuote(text, i);
     else if (c === 123 || c === 91) {
       if (++depth > deepest) deepest = depth;
       if (deepest > MAX_JSON_DEPTH) return deepest;
     } else if (c === 125 || c === 93) depth--;
   }
   return deepest;
+}
+
+/**
+ * Where the string opened at `open` ends (the text's length when it does not): found with indexOf, which is many
+ * times faster than reading each character, and most of a body is strings.
+ */
+function closingQuote(text: string, open: number): number {
+  for (let quote = text.indexOf('"', open + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    // Escaped only after an odd number of backslashes.
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return text.length;
 }

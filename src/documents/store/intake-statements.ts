@@ -2,7 +2,7 @@
 // with their delivery records, in one statement; and deliveries answered without a document.
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.ts';
-import { documents, webhookDeliveries } from '../../db/schema.ts';
+import { webhookDeliveries } from '../../db/schema.ts';
 import type { DocumentKind } from '../document-state.ts';
 
 export interface DeliveryFacts {
@@ -25,8 +25,11 @@ export interface NewDocument {
   totalCents: number;
   currency: string;
   test: boolean;
-  /** The webhook body as received (safe for the database's JSON functions): stored without a JS round trip. */
-  rawSnapshot: string;
+  /**
+   * The webhook body as received (safe for the database's JSON functions), stored without a JS round trip: its text,
+   * or its bytes when they are valid UTF-8 (sent as they are, no second encoding).
+   */
+  rawSnapshot: string | Buffer;
 }
 
 export type EnqueueResult = 'stored' | 'duplicate';
@@ -37,70 +40,38 @@ export interface IntakeItem {
 }
 
 /**
- * Store a batch in one statement (its own transaction). Per delivery, its facts travel as one small JSON parameter
- * and its snapshot as another, stored as the text that arrived (the database need not parse it). Each row carries
- * both, so no join copies 8 KB snapshots into a hash table, and the duplicate check sorts only the small columns.
- * JSON parameters rather than a multi-row insert per table, which costs more CPU to build (bench/RESULTS.md).
+ * Store a batch in one statement (its own transaction): the database function `intake_documents` (migration 0005,
+ * which says why it is a function). Per delivery, its facts travel as one small JSON text and its snapshot as another
+ * text, stored as it arrived (the database need not parse it); JSON texts rather than a parameter per column, which
+ * cost more CPU to build (bench/RESULTS.md).
  */
 export async function insertBatch(db: Db, batch: readonly IntakeItem[]): Promise<EnqueueResult[]> {
-  const rowsSql = sql.join(
-    batch.map(({ document: d, delivery }, i) => {
-      const facts = JSON.stringify({
-        i,
-        shop: d.shop,
-        kind: d.kind,
-        source_key: d.sourceKey,
-        document_type: d.documentType,
-        order_gid: d.orderGid,
-        order_name: d.orderName ?? null,
-        total_cents: d.totalCents,
-        currency: d.currency,
-        test: d.test,
-        webhook_id: delivery.webhookId,
-        event_id: delivery.eventId ?? null,
-        topic: delivery.topic,
-        triggered_at: delivery.triggeredAt ?? null,
-      });
-      return sql`(${facts}::text, ${d.rawSnapshot}::text)`;
+  const facts = batch.map(({ document: d, delivery }, i) =>
+    JSON.stringify({
+      i,
+      shop: d.shop,
+      kind: d.kind,
+      source_key: d.sourceKey,
+      document_type: d.documentType,
+      order_gid: d.orderGid,
+      order_name: d.orderName ?? null,
+      total_cents: d.totalCents,
+      currency: d.currency,
+      test: d.test,
+      webhook_id: delivery.webhookId,
+      event_id: delivery.eventId ?? null,
+      topic: delivery.topic,
+      triggered_at: delivery.triggeredAt ?? null,
     }),
-    sql`, `,
   );
-  const rows = await db.execute<{ i: number; outcome: EnqueueResult }>(sql`
-    with batch as (
-      select b.*, s.body
-      from (values ${rowsSql}) as s(facts, body),
-        json_to_record(s.facts::json) as b(
-          i int, shop text, kind text, source_key text, document_type text, order_gid text, order_name text,
-          total_cents bigint, currency text, test boolean, webhook_id text, event_id text, topic text, triggered_at text)
-    ),
-    inserted as (
-      -- In delivery order, so the first delivery of a source in the batch is the one stored. A refund's order name
-      -- comes from its order's invoice when there is one.
-      insert into ${documents} (shop, kind, source_key, document_type, order_gid, order_name, total_cents, currency, test, snapshot)
-      select shop, kind, source_key, document_type, order_gid,
-        coalesce(order_name, (
-          select d.order_name from ${documents} d
-          where d.shop = batch.shop and d.order_gid = batch.order_gid and d.kind = 'invoice' limit 1), ''),
-        total_cents, currency, test, body
-      from batch order by i
-      on conflict do nothing
-      returning shop, kind, source_key
-    ),
-    outcomes as (
-      -- Stored: the source's first delivery in the batch, when its row is new. The rest: duplicates.
-      select b.*, case when b.i = b.first and n.source_key is not null then 'stored' else 'duplicate' end as outcome
-      from (
-        select i, shop, kind, source_key, order_gid, webhook_id, event_id, topic, triggered_at,
-          min(i) over (partition by shop, kind, source_key) as first
-        from batch
-      ) b
-      left join inserted n on n.shop = b.shop and n.kind = b.kind and n.source_key = b.source_key
-    ),
-    logged as (
-      insert into ${webhookDeliveries} (webhook_id, event_id, topic, triggered_at, shop, order_gid, outcome)
-      select webhook_id, event_id, topic, triggered_at, shop, order_gid, outcome from outcomes order by i
-    )
-    select i, outcome from outcomes`);
+  const list = (values: readonly unknown[]) =>
+    sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    );
+  const rows = await db.execute<{ i: number; outcome: EnqueueResult }>(
+    sql`select i, outcome from intake_documents(array[${list(facts)}]::text[], array[${list(batch.map((b) => b.document.rawSnapshot))}]::text[])`,
+  );
   return resultsInOrder(rowsOf(rows), batch.length);
 }
 
