@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'test-artifacts/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'drizzle/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

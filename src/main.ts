@@ -2,7 +2,6 @@
 import { ConfigError, loadConfig } from './config/env.ts';
 import { createLogger } from './logger.ts';
 import { startApp } from './app.ts';
-import { startDemo } from './demo/demo-setup.ts';
 import { resolveEncryptionKey } from './shops/encryption-key.ts';
 
 async function main(): Promise<void> {
@@ -18,8 +17,9 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
 
+  // The demo's simulators are loaded only for the demo.
   const running = config.demo
-    ? await startDemo(config, logger)
+    ? await (await import('./demo/demo-setup.ts')).startDemo(config, logger)
     : await startApp({
         config,
         logger,

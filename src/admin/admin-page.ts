@@ -4,9 +4,9 @@
 // external reference at all. An embedded load carries `id_token`: a shop seen for the first time is
 // installed right here by token exchange (src/shopify/embedded-install.ts), with no redirect.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Shopify } from '@shopify/shopify-api';
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { PROJECT_ROOT } from '../project-root.ts';
 import type { EnsureOfflineSession } from '../shopify/embedded-install.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
 import { mintSessionToken, verifySessionToken } from './session-token.ts';
@@ -17,7 +17,7 @@ export const DEV_TOKEN_PATH = `${ADMIN_PATH}/dev-session-token`;
 /** In cascade order: each file's rules may override the ones before (phone.css last). */
 const STYLESHEETS = ['page.css', 'components.css', 'forms.css', 'invoices.css', 'phone.css'];
 
-export const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
+export const PUBLIC_DIR = path.join(PROJECT_ROOT, 'src', 'admin', 'public');
 const APP_BRIDGE_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
 /** As long as App Bridge's own tokens live. */
 const DEV_TOKEN_TTL_SECONDS = 60;

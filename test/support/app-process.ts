@@ -9,11 +9,14 @@ import { TEST_API_KEY, TEST_API_SECRET } from './harness.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The node arguments of the `start` script (V8 flags, then src/main.ts): the app runs here as deployed. */
+/**
+ * The node arguments of the `start` script (V8 flags, then the bundle its `prestart` makes, dist/main.js): the app runs
+ * here as deployed. The tests' global setup (test/support/bundle-setup.ts) makes the bundle first.
+ */
 export const APP_START_ARGS: string[] = (() => {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const [command, ...args] = pkg.scripts.start.trim().split(/\s+/);
-  if (command !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  if (command !== 'node' || args.at(-1) !== 'dist/main.js') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
   return args;
 })();
 
