@@ -11,6 +11,7 @@ import { baseChildEnvironment, benchDatabaseUrl, loadConfig } from '../src/confi
 import { type Database, openDatabase } from '../src/db/database.ts';
 import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
@@ -40,6 +41,30 @@ export async function findPostgres(): Promise<string | undefined> {
   } finally {
     await probe.end().catch(() => {});
   }
+}
+
+/**
+ * The environment of the app spawned as deployed (`npm start`'s node flags, the bundle) for a bench: the bench's Shopify
+ * app on loopback `port`, its data under `dataDir` (PGlite unless `DATABASE_URL` is among `extra`), a gateway.
+ */
+export function benchAppEnv(
+  o: { port: number; dataDir: string; key: Buffer; gatewayUrl?: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    // Development, so the benches may point the Admin API at the store simulator (production refuses that).
+    NODE_ENV: 'development',
+    PORT: String(o.port),
+    BIND_ADDRESS: '127.0.0.1',
+    DATA_DIR: o.dataDir,
+    SHOPIFY_API_KEY: BENCH_API_KEY,
+    SHOPIFY_API_SECRET: BENCH_API_SECRET,
+    SHOPIFY_APP_URL: `http://127.0.0.1:${o.port}`,
+    GATEWAY_BASE_URL: o.gatewayUrl ?? 'http://127.0.0.1:9',
+    GATEWAY_AUTH_TOKEN: o.gatewayUrl ? DEFAULT_SANDBOX_AUTH_TOKEN : 'unused',
+    ENCRYPTION_KEY: o.key.toString('hex'),
+    ...extra,
+  };
 }
 
 /** A fresh temporary directory (PGlite data, app data); removed by the returned function. */

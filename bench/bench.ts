@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bundleApp } from '../scripts/bundle-app.ts';
 import { APP_NODE_FLAGS } from '../test/support/app-process.ts';
 import { type BenchRow, machine, markdownReport, textTable, withFindings } from './bench-table.ts';
 
@@ -66,6 +67,8 @@ export async function runBench(argv: string[]): Promise<number> {
     return 2;
   }
   const names = name === undefined ? Object.keys(BENCHES) : [name];
+  // The benches run the app as `npm start` does: from the bundle its prestart makes.
+  await bundleApp();
   const startedAt = new Date();
   const loadAtStart = os.loadavg()[0]!;
   const rows: BenchRow[] = [];

@@ -13,7 +13,7 @@ import { freePort } from '../test/support/harness.ts';
 import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
-  BENCH_API_KEY,
+  benchAppEnv,
   BENCH_API_SECRET,
   currentRss,
   findPostgres,
@@ -156,19 +156,7 @@ async function pgliteAppMemory(): Promise<{
   try {
     const port = await freePort();
     const start = async () => {
-      app = spawnApp({
-        NODE_ENV: 'development',
-        PORT: String(port),
-        BIND_ADDRESS: '127.0.0.1',
-        DATA_DIR: tmp.dir,
-        SHOPIFY_API_KEY: BENCH_API_KEY,
-        SHOPIFY_API_SECRET: BENCH_API_SECRET,
-        SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-        GATEWAY_BASE_URL: 'http://127.0.0.1:9',
-        GATEWAY_AUTH_TOKEN: 'unused',
-        ENCRYPTION_KEY: key.toString('hex'),
-        WORKER_ENABLED: 'false',
-      });
+      app = spawnApp(benchAppEnv({ port, dataDir: tmp.dir, key }, { WORKER_ENABLED: 'false' }));
       await app.ready;
       await sleep(1000);
       return app.child.pid!;

@@ -1,19 +1,24 @@
-// Webhook intake: signed, distinct 8 KB `orders/paid` deliveries at 50 connections for a fixed time, against
-// the real app (startApp, worker off, so only intake is measured) and, in the same process on the same
-// database, a baseline endpoint: Express + HMAC check (key made once) + JSON.parse + one drizzle insert of
-// the body as jsonb into a scratch table. The load generator is a child process.
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Webhook intake: signed, distinct 8 KB `orders/paid` deliveries at 50 connections for a fixed time, against the app as
+// deployed (its own process, `npm start`'s node flags and bundle, worker off, so only intake is measured) and a baseline
+// endpoint in a process of its own made the same way (bench/baseline-server.ts): Express + HMAC check (key made once) +
+// JSON.parse + one drizzle insert of the body as jsonb into a scratch table. Each on a fresh database of its own kind:
+// its own PGlite data directory (made here first, so neither process runs initdb), or one fresh PostgreSQL database.
+// The load generator is a child process.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { count, sql } from 'drizzle-orm';
-import { bigserial, jsonb, pgTable } from 'drizzle-orm/pg-core';
-import express from 'express';
 import { SHOPIFY_API_VERSION } from '../src/app.ts';
-import type { Database } from '../src/db/database.ts';
+import { baseChildEnvironment } from '../src/config/env.ts';
+import { openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
+import { bundle } from '../scripts/bundle-app.ts';
+import { APP_NODE_FLAGS, spawnApp } from '../test/support/app-process.ts';
+import { createFreshPostgresDatabase } from '../test/support/databases.ts';
+import { freePort } from '../test/support/harness.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
   BENCH_API_SECRET,
+  benchAppEnv,
   benchKey,
   findPostgres,
   int,
@@ -22,8 +27,7 @@ import {
   orderTemplate,
   seedShop,
   sleep,
-  onFreshDatabase,
-  startIntakeApp,
+  tempDir,
 } from './bench-support.ts';
 import { type LoadResult, generateLoad } from './load-generator.ts';
 
@@ -37,47 +41,41 @@ const TARGETS = {
   postgres: { perSecond: 2500, ratio: undefined, p99: 50 },
 } as const;
 
-const baselineTable = pgTable('bench_baseline', { id: bigserial('id', { mode: 'number' }).primaryKey(), body: jsonb('body').notNull() });
-
-/** The baseline: what any app must do per delivery, with one plain insert and no batching. */
-function baselineApp(database: Database, secret: string): express.Express {
-  const key = createSecretKey(Buffer.from(secret, 'utf8'));
-  const app = express();
-  app.disable('x-powered-by');
-  app.post('/baseline', express.text({ type: () => true, limit: '2mb' }), async (req, res) => {
-    const raw = typeof req.body === 'string' ? req.body : '';
-    const header = req.get('x-shopify-hmac-sha256') ?? '';
-    const expected = createHmac('sha256', key).update(raw, 'utf8').digest();
-    const given = Buffer.from(header, 'base64');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      res.status(401).json({ error: 'invalid HMAC signature' });
-      return;
-    }
-    try {
-      JSON.parse(raw);
-    } catch {
-      res.status(400).json({ error: 'body is not valid JSON' });
-      return;
-    }
-    await database.db.insert(baselineTable).values({ body: sql`${raw}::jsonb` });
-    res.status(200).json({ outcome: 'stored' });
+/** The baseline endpoint in its own process, bundled and run with the app's node flags, on `database`. */
+async function startBaseline(database: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const file = await bundle('bench/baseline-server.ts', 'bench-baseline');
+  const child = spawn(process.execPath, [...APP_NODE_FLAGS, file, database, BENCH_API_SECRET], {
+    env: baseChildEnvironment(),
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return app;
-}
-
-async function listen(app: express.Express): Promise<{ server: http.Server; url: string }> {
-  const server = await new Promise<http.Server>((resolve, reject) => {
-    const s = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(s)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const match = /baseline listening (\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then(() => reject(new Error(`baseline exited before listening:\n${seen}`)));
   });
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 interface Measured {
   ours: LoadResult;
   baseline: LoadResult;
-  /** Rows actually written, to check that every 200 was a stored delivery. */
+  /** Rows actually written by the end, to check that every 200 (warm-up and run) was a stored delivery. */
   oursRows: number;
   baselineRows: number;
+  /** Answers 200 of the warm-up and the run. */
+  oursAnswered: number;
+  baselineAnswered: number;
 }
 
 let block = 100;
@@ -95,34 +93,63 @@ async function load(url: string, seconds: number): Promise<LoadResult> {
   });
 }
 
-/** Start the app and the baseline on one database, warm both up, then measure each for RUN_SECONDS. */
-async function measure(database: Database): Promise<Measured> {
-  await database.db.execute(sql`create table if not exists bench_baseline (id bigserial primary key, body jsonb not null)`);
+/** Start the app and the baseline, each on a fresh database, warm both up, then measure each for RUN_SECONDS. */
+async function measure(serverUrl: string | undefined): Promise<Measured> {
   const key = benchKey();
-  await seedShop(database, key, SHOP);
-  const app = await startIntakeApp(database, key);
-  const baseline = await listen(baselineApp(database, BENCH_API_SECRET));
+  const tmp = tempDir('fe-bench-intake-');
+  const fresh = serverUrl ? await createFreshPostgresDatabase(serverUrl) : undefined;
+  const oursDb = path.join(tmp.dir, 'pglite');
+  const baselineDb = fresh?.url ?? path.join(tmp.dir, 'baseline');
+  const open = (dataDir: string) => openDatabase(fresh ? { kind: 'postgres', url: fresh.url } : { kind: 'pglite', dataDir });
   try {
-    const oursUrl = `${app.url}/webhooks/orders/paid`;
-    const baselineUrl = `${baseline.url}/baseline`;
-    await load(baselineUrl, WARM_UP_SECONDS);
-    await load(oursUrl, WARM_UP_SECONDS);
-    // Deliveries still in flight when a load stops are written a moment later: let them land before counting.
-    await sleep(500);
-    const [b0] = await database.db.select({ n: count() }).from(baselineTable);
-    const [o0] = await database.db.select({ n: count() }).from(documents);
-    const baselineResult = await load(baselineUrl, RUN_SECONDS);
-    const oursResult = await load(oursUrl, RUN_SECONDS);
-    await sleep(500);
-    const [b1] = await database.db.select({ n: count() }).from(baselineTable);
-    const [o1] = await database.db.select({ n: count() }).from(documents);
-    return { ours: oursResult, baseline: baselineResult, oursRows: o1!.n - o0!.n, baselineRows: b1!.n - b0!.n };
+    // The databases made (migrated, the shop seeded) before either process starts, then closed: PGlite's directory
+    // belongs to one process at a time.
+    const seed = await open(oursDb);
+    await seedShop(seed, key, SHOP);
+    await seed.close();
+    if (!fresh) await (await open(baselineDb)).close();
+
+    const port = await freePort();
+    const app = spawnApp(
+      benchAppEnv({ port, dataDir: tmp.dir, key }, { WORKER_ENABLED: 'false', ...(fresh ? { DATABASE_URL: fresh.url } : {}) }),
+    );
+    const baseline = await startBaseline(baselineDb);
+    let measured: Omit<Measured, 'oursRows' | 'baselineRows'>;
+    try {
+      await app.ready;
+      const oursUrl = `http://127.0.0.1:${port}/webhooks/orders/paid`;
+      const baselineUrl = `${baseline.url}/baseline`;
+      const warmBaseline = await load(baselineUrl, WARM_UP_SECONDS);
+      const warmOurs = await load(oursUrl, WARM_UP_SECONDS);
+      const baselineResult = await load(baselineUrl, RUN_SECONDS);
+      const oursResult = await load(oursUrl, RUN_SECONDS);
+      // Deliveries still in flight when a load stops are written a moment later: let them land before counting.
+      await sleep(500);
+      measured = {
+        ours: oursResult,
+        baseline: baselineResult,
+        oursAnswered: answered(warmOurs) + answered(oursResult),
+        baselineAnswered: answered(warmBaseline) + answered(baselineResult),
+      };
+    } finally {
+      await app.kill('SIGTERM');
+      await baseline.stop();
+    }
+    const counted = await open(oursDb);
+    const [ours] = await counted.db.select({ n: count() }).from(documents);
+    if (fresh) {
+      const [b] = rowsOf<{ n: number }>(await counted.db.execute(sql`select count(*)::int as n from bench_baseline`));
+      await counted.close();
+      return { ...measured, oursRows: ours!.n, baselineRows: b!.n };
+    }
+    await counted.close();
+    const other = await open(baselineDb);
+    const [b] = rowsOf<{ n: number }>(await other.db.execute(sql`select count(*)::int as n from bench_baseline`));
+    await other.close();
+    return { ...measured, oursRows: ours!.n, baselineRows: b!.n };
   } finally {
-    await app.close();
-    await new Promise<void>((resolve) => {
-      baseline.server.close(() => resolve());
-      baseline.server.closeAllConnections();
-    });
+    await fresh?.drop();
+    tmp.remove();
   }
 }
 
@@ -137,9 +164,9 @@ function failures(r: LoadResult): string {
 
 const answered = (r: LoadResult) => r.statusCodes['200'] ?? 0;
 
-/** Every 200 has its row; a few more rows are deliveries still in flight when the load stopped (no answer counted). */
-function everyAnswerStored(rows: number, r: LoadResult): boolean {
-  return rows >= answered(r) && rows - answered(r) <= CONNECTIONS;
+/** Every 200 has its row; a few more rows are deliveries in flight when a load stopped (warm-up and run: no answer counted). */
+function everyAnswerStored(rows: number, answers: number): boolean {
+  return rows >= answers && rows - answers <= 2 * CONNECTIONS;
 }
 
 function rowsFor(label: 'PGlite' | 'PostgreSQL', m: Measured): BenchRow[] {
@@ -163,10 +190,10 @@ function rowsFor(label: 'PGlite' | 'PostgreSQL', m: Measured): BenchRow[] {
     },
     {
       row: `intake, ${label}: rows`,
-      figure: `${int(m.oursRows)} invoices stored for ${int(answered(m.ours))} answers 200`,
-      baseline: `baseline ${int(m.baselineRows)} rows for ${int(answered(m.baseline))} answers 200`,
-      result: everyAnswerStored(m.oursRows, m.ours) ? 'every 200 stored' : 'MISMATCH',
-      pass: everyAnswerStored(m.oursRows, m.ours),
+      figure: `${int(m.oursRows)} invoices stored for ${int(m.oursAnswered)} answers 200 (warm-up and run)`,
+      baseline: `baseline ${int(m.baselineRows)} rows for ${int(m.baselineAnswered)} answers 200`,
+      result: everyAnswerStored(m.oursRows, m.oursAnswered) ? 'every 200 stored' : 'MISMATCH',
+      pass: everyAnswerStored(m.oursRows, m.oursAnswered),
     },
   ];
 }
@@ -176,10 +203,9 @@ export async function run(): Promise<BenchRow[]> {
   console.log(
     `intake: ${CONNECTIONS} connections, ${RUN_SECONDS} s per endpoint after ${WARM_UP_SECONDS} s warm-up, distinct signed 8 KB deliveries`,
   );
-  const pglite = await onFreshDatabase(undefined, measure);
-  rows.push(...rowsFor('PGlite', pglite));
+  rows.push(...rowsFor('PGlite', await measure(undefined)));
   const pgUrl = await findPostgres();
-  if (pgUrl) rows.push(...rowsFor('PostgreSQL', await onFreshDatabase(pgUrl, measure)));
+  if (pgUrl) rows.push(...rowsFor('PostgreSQL', await measure(pgUrl)));
   else
     rows.push({
       row: 'intake, PostgreSQL',

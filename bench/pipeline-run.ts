@@ -16,13 +16,13 @@ import { sql } from 'drizzle-orm';
 import { type Database, type DatabaseTarget, openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents, gatewayCalls } from '../src/db/schema.ts';
 import type { DocumentKind } from '../src/documents/document-state.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
 import { spawnApp } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
 import { freePort } from '../test/support/harness.ts';
 import {
   BENCH_API_KEY,
+  benchAppEnv,
   BENCH_API_SECRET,
   cpuMs,
   int,
@@ -153,26 +153,20 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
     await seedDb.close();
 
     const port = await freePort();
-    app = spawnApp({
-      // Development only because the Admin API is the simulator (production refuses that); same code path.
-      NODE_ENV: 'development',
-      SHOPIFY_ADMIN_API_ORIGIN: simulator.origin,
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      DATA_DIR: tmp.dir,
-      ...(fresh ? { DATABASE_URL: fresh.url } : {}),
-      SHOPIFY_API_KEY: BENCH_API_KEY,
-      SHOPIFY_API_SECRET: BENCH_API_SECRET,
-      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-      GATEWAY_BASE_URL: sandbox.url,
-      GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
-      ENCRYPTION_KEY: key.toString('hex'),
-      GATEWAY_CONCURRENCY: String(plan.concurrency),
-      WORKER_CONCURRENCY: String(2 * plan.concurrency),
-      WORKER_SHOP_CONCURRENCY: String(2 * plan.concurrency),
-      GATEWAY_TIMEOUT_MS: '10000',
-      ...plan.extraEnv,
-    });
+    app = spawnApp(
+      benchAppEnv(
+        { port, dataDir: tmp.dir, key, gatewayUrl: sandbox.url },
+        {
+          SHOPIFY_ADMIN_API_ORIGIN: simulator.origin,
+          ...(fresh ? { DATABASE_URL: fresh.url } : {}),
+          GATEWAY_CONCURRENCY: String(plan.concurrency),
+          WORKER_CONCURRENCY: String(2 * plan.concurrency),
+          WORKER_SHOP_CONCURRENCY: String(2 * plan.concurrency),
+          GATEWAY_TIMEOUT_MS: '10000',
+          ...plan.extraEnv,
+        },
+      ),
+    );
     await app.ready;
     const pid = app.child.pid!;
     const appUrl = `http://127.0.0.1:${port}`;

@@ -9,10 +9,12 @@ import { build } from 'esbuild';
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const BUNDLE = path.join(ROOT, 'dist', 'main.js');
 
-export async function bundleApp(): Promise<void> {
+/** Bundle one entry point (a path from the project's root) into dist/<name>.js; returns the bundle's path. */
+export async function bundle(entry: string, name: string): Promise<string> {
+  const outfile = path.join(ROOT, 'dist', `${name}.js`);
   await build({
-    entryPoints: [path.join(ROOT, 'src', 'main.ts')],
-    outfile: BUNDLE,
+    entryPoints: [path.join(ROOT, entry)],
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -26,6 +28,11 @@ export async function bundleApp(): Promise<void> {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  return outfile;
+}
+
+export async function bundleApp(): Promise<void> {
+  await bundle('src/main.ts', 'main');
 }
 
 if (import.meta.main) await bundleApp();
