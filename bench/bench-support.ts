@@ -190,7 +190,7 @@ export function mib(bytes: number | undefined): string {
   return bytes === undefined ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`;
 }
 
-/** The real app on a database, intake only (no worker), as the intake and admin-list benches run it. */
+/** The real app on a database, intake only (no worker), as the intake and admin benches run it. */
 export async function startIntakeApp(database: Database, key: Buffer): Promise<AppParts> {
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' });
   return startApp({
