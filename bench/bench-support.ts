@@ -9,6 +9,7 @@ import pg from 'pg';
 import { type AppParts, startApp } from '../src/app.ts';
 import { baseChildEnvironment, benchDatabaseUrl, loadConfig } from '../src/config/env.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
+import type { GatewaySettings } from '../src/gateway/gateway-client.ts';
 import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
@@ -190,11 +191,17 @@ export function mib(bytes: number | undefined): string {
   return bytes === undefined ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`;
 }
 
-/** The real app on a database, intake only (no worker), as the intake and admin benches run it. */
-export async function startIntakeApp(database: Database, key: Buffer): Promise<AppParts> {
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' });
+/**
+ * The real app in this process on `database`, as the bench's Shopify app (its Admin API the store simulator at
+ * `adminApiOrigin`, or none); `env` adds to a test configuration on a free loopback port.
+ */
+export async function startBenchApp(
+  database: Database,
+  key: Buffer,
+  o: { env: Record<string, string>; gateway: GatewaySettings; adminApiOrigin?: string },
+): Promise<AppParts> {
   return startApp({
-    config,
+    config: loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', ...o.env }),
     logger: silentLogger,
     encryptionKey: key,
     shopify: {
@@ -202,10 +209,18 @@ export async function startIntakeApp(database: Database, key: Buffer): Promise<A
       apiSecret: BENCH_API_SECRET,
       appUrl: 'http://127.0.0.1',
       scopes: ['read_orders', 'write_orders'],
-      adminApiOrigin: undefined,
+      adminApiOrigin: o.adminApiOrigin,
     },
-    gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
+    gateway: o.gateway,
     database,
+  });
+}
+
+/** The real app on a database, intake only (no worker), as the intake and admin benches run it. */
+export async function startIntakeApp(database: Database, key: Buffer): Promise<AppParts> {
+  return startBenchApp(database, key, {
+    env: { WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' },
+    gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
   });
 }
 
