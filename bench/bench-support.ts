@@ -14,8 +14,9 @@ import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
+import { type AppProcess, spawnApp } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
-import { credentialsFor } from '../test/support/harness.ts';
+import { credentialsFor, freePort } from '../test/support/harness.ts';
 import { makePaidOrder } from '../test/support/order-factory.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -222,6 +223,33 @@ export async function startIntakeApp(database: Database, key: Buffer): Promise<A
     env: { WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' },
     gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
   });
+}
+
+export interface BenchAppProcess extends AppProcess {
+  /** Where it listens: http://127.0.0.1:<a free port>. */
+  url: string;
+}
+
+/**
+ * The app in its own process, started as `npm start` starts it, on a free loopback port with its data in `dataDir`,
+ * as the bench's Shopify app; `env` adds the gateway and the rest. Development, so that the Admin API may be the store
+ * simulator (production refuses that); the same code path.
+ */
+export async function spawnBenchApp(dataDir: string, key: Buffer, env: Record<string, string>): Promise<BenchAppProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const app = spawnApp({
+    NODE_ENV: 'development',
+    PORT: String(port),
+    BIND_ADDRESS: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SHOPIFY_API_KEY: BENCH_API_KEY,
+    SHOPIFY_API_SECRET: BENCH_API_SECRET,
+    SHOPIFY_APP_URL: url,
+    ENCRYPTION_KEY: key.toString('hex'),
+    ...env,
+  });
+  return { ...app, url };
 }
 
 /** Run `measure` on a fresh database: file-backed PGlite in a temp dir, or a new PostgreSQL database on `serverUrl`. */

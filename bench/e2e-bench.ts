@@ -8,13 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
-import { spawnApp } from '../test/support/app-process.ts';
-import { freePort } from '../test/support/harness.ts';
 import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
-  BENCH_API_KEY,
   BENCH_API_SECRET,
+  type BenchAppProcess,
   currentRss,
   findPostgres,
   int,
@@ -26,6 +24,7 @@ import {
   percentile,
   seedShop,
   sleep,
+  spawnBenchApp,
   tempDir,
 } from './bench-support.ts';
 import { type LoadResult, generateLoad } from './load-generator.ts';
@@ -145,31 +144,23 @@ function seconds(msValue: number): string {
 async function pgliteAppMemory(): Promise<{ rss: number | undefined; peak: number | undefined; intake: LoadResult }> {
   const tmp = tempDir('fe-bench-rss-');
   const key = randomBytes(32);
-  let app: ReturnType<typeof spawnApp> | undefined;
+  let app: BenchAppProcess | undefined;
   try {
     const seedDb = await openDatabase({ kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') });
     await seedShop(seedDb, key, SHOP);
     await seedDb.close();
-    const port = await freePort();
-    app = spawnApp({
-      NODE_ENV: 'development',
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      DATA_DIR: tmp.dir,
-      SHOPIFY_API_KEY: BENCH_API_KEY,
-      SHOPIFY_API_SECRET: BENCH_API_SECRET,
-      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
+    app = await spawnBenchApp(tmp.dir, key, {
       GATEWAY_BASE_URL: 'http://127.0.0.1:9',
       GATEWAY_AUTH_TOKEN: 'unused',
-      ENCRYPTION_KEY: key.toString('hex'),
       WORKER_ENABLED: 'false',
     });
     await app.ready;
     await sleep(1000);
     const rss = currentRss(app.child.pid!);
+    const url = `${app.url}/webhooks/orders/paid`;
     const load = (block: number, durationSeconds: number) =>
       generateLoad({
-        url: `http://127.0.0.1:${port}/webhooks/orders/paid`,
+        url,
         secret: BENCH_API_SECRET,
         shop: SHOP,
         template: orderTemplate(),

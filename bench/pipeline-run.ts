@@ -18,18 +18,18 @@ import { documents, gatewayCalls } from '../src/db/schema.ts';
 import type { DocumentKind } from '../src/documents/document-state.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
-import { spawnApp } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
-import { freePort } from '../test/support/harness.ts';
 import {
   BENCH_API_KEY,
   BENCH_API_SECRET,
+  type BenchAppProcess,
   cpuMs,
   int,
   paidOrder,
   peakRss,
   seedShop,
   sleep,
+  spawnBenchApp,
   startSandboxProcess,
   tempDir,
 } from './bench-support.ts';
@@ -144,7 +144,7 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
   const sandbox = await startSandboxProcess({ latencyMs: LATENCY_MS, seed: 7 });
   const simulator = await startStoreSimulator({ apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET });
   const key = randomBytes(32);
-  let app: ReturnType<typeof spawnApp> | undefined;
+  let app: BenchAppProcess | undefined;
   try {
     // PGlite's data directory holds one process at a time: seed, close, then start the app on it.
     const seedDb = await openDatabase(target);
@@ -152,21 +152,11 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
     await traffic.prepare?.(seedDb, { simulator, gatewayUrl: sandbox.url, key });
     await seedDb.close();
 
-    const port = await freePort();
-    app = spawnApp({
-      // Development only because the Admin API is the simulator (production refuses that); same code path.
-      NODE_ENV: 'development',
+    app = await spawnBenchApp(tmp.dir, key, {
       SHOPIFY_ADMIN_API_ORIGIN: simulator.origin,
-      PORT: String(port),
-      BIND_ADDRESS: '127.0.0.1',
-      DATA_DIR: tmp.dir,
       ...(fresh ? { DATABASE_URL: fresh.url } : {}),
-      SHOPIFY_API_KEY: BENCH_API_KEY,
-      SHOPIFY_API_SECRET: BENCH_API_SECRET,
-      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
       GATEWAY_BASE_URL: sandbox.url,
       GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
-      ENCRYPTION_KEY: key.toString('hex'),
       GATEWAY_CONCURRENCY: String(plan.concurrency),
       WORKER_CONCURRENCY: String(2 * plan.concurrency),
       WORKER_SHOP_CONCURRENCY: String(2 * plan.concurrency),
@@ -175,7 +165,7 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
     });
     await app.ready;
     const pid = app.child.pid!;
-    const appUrl = `http://127.0.0.1:${port}`;
+    const appUrl = app.url;
     const bodies = plan.deliveries.map((d) => traffic.body(d));
     const limit = gatewayLimit(plan.concurrency);
     // What the gateway did before the clock started (documents a traffic prepared) is not the run's.
