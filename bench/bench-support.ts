@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Session } from '@shopify/shopify-api';
 import pg from 'pg';
-import { type AppParts, startApp } from '../src/app.ts';
+import { type AppParts, SHOPIFY_API_VERSION, startApp } from '../src/app.ts';
 import { baseChildEnvironment, benchDatabaseUrl, loadConfig } from '../src/config/env.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
 import type { GatewaySettings } from '../src/gateway/gateway-client.ts';
@@ -18,6 +18,7 @@ import { type AppProcess, spawnApp } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
 import { credentialsFor, freePort } from '../test/support/harness.ts';
 import { makePaidOrder } from '../test/support/order-factory.ts';
+import { type LoadResult, generateLoad } from './load-generator.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -250,6 +251,23 @@ export async function spawnBenchApp(dataDir: string, key: Buffer, env: Record<st
     ...env,
   });
   return { ...app, url };
+}
+
+/** The intake bench's load, which the e2e bench's memory row puts on the app as well. */
+export const INTAKE_LOAD = { connections: 50, warmUpSeconds: 2, seconds: 10 };
+
+/** Signed, distinct `orders/paid` deliveries of `shop` to `url` for `durationSeconds`, order ids from `block`. */
+export function intakeLoad(url: string, shop: string, block: number, durationSeconds: number): Promise<LoadResult> {
+  return generateLoad({
+    url,
+    secret: BENCH_API_SECRET,
+    shop,
+    template: orderTemplate(),
+    idBase: orderIdBase(block),
+    connections: INTAKE_LOAD.connections,
+    durationSeconds,
+    apiVersion: SHOPIFY_API_VERSION,
+  });
 }
 
 /** Run `measure` on a fresh database: file-backed PGlite in a temp dir, or a new PostgreSQL database on `serverUrl`. */

@@ -8,18 +8,17 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
-import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
-  BENCH_API_SECRET,
   type BenchAppProcess,
+  INTAKE_LOAD,
   currentRss,
   findPostgres,
   int,
+  intakeLoad,
   mib,
   ms,
   orderIdBase,
-  orderTemplate,
   peakRss,
   percentile,
   seedShop,
@@ -27,7 +26,7 @@ import {
   spawnBenchApp,
   tempDir,
 } from './bench-support.ts';
-import { type LoadResult, generateLoad } from './load-generator.ts';
+import type { LoadResult } from './load-generator.ts';
 import { CALLS_PER_INVOICE, LATENCY_MS, announceRun, type RunResult, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
 
 const SHOP = 'tienda-e2e.myshopify.com';
@@ -45,8 +44,6 @@ const MAX_SECONDS = 420;
 /** The same for the run on PGlite (for its memory): below the gateway's limit on a busy 2-core machine (about 20/s). */
 const MAX_SECONDS_PGLITE = 900;
 const RSS_LIMIT = 300 * 2 ** 20;
-/** The intake run of the memory row: as the intake bench's (50 connections, 2 s warm-up, 10 s measured). */
-const INTAKE = { connections: 50, warmUpSeconds: 2, seconds: 10 };
 
 export interface E2eResult extends RunResult {
   perSecond: number;
@@ -120,7 +117,7 @@ export async function run(): Promise<BenchRow[]> {
       row: 'app memory on PGlite',
       figure:
         `peak RSS ${mib(peak)}: just started ${mib(pglite.rss)}; through an intake run ${mib(pglite.peak)} ` +
-        `(${int(pglite.intake.perSecond)} req/s for ${INTAKE.seconds} s${intakeClean ? '' : ', NOT all 200'}); ` +
+        `(${int(pglite.intake.perSecond)} req/s for ${INTAKE_LOAD.seconds} s${intakeClean ? '' : ', NOT all 200'}); ` +
         `through ${int(ORDERS)} orders end to end ${mib(onPglite.rss)}`,
       baseline: `target peak RSS < ${mib(RSS_LIMIT)} through both runs (the embedded database lives in the app's process)`,
       result:
@@ -158,19 +155,8 @@ async function pgliteAppMemory(): Promise<{ rss: number | undefined; peak: numbe
     await sleep(1000);
     const rss = currentRss(app.child.pid!);
     const url = `${app.url}/webhooks/orders/paid`;
-    const load = (block: number, durationSeconds: number) =>
-      generateLoad({
-        url,
-        secret: BENCH_API_SECRET,
-        shop: SHOP,
-        template: orderTemplate(),
-        idBase: orderIdBase(block),
-        connections: INTAKE.connections,
-        durationSeconds,
-        apiVersion: SHOPIFY_API_VERSION,
-      });
-    await load(902, INTAKE.warmUpSeconds);
-    const intake = await load(903, INTAKE.seconds);
+    await intakeLoad(url, SHOP, 902, INTAKE_LOAD.warmUpSeconds);
+    const intake = await intakeLoad(url, SHOP, 903, INTAKE_LOAD.seconds);
     await sleep(500);
     return { rss, peak: peakRss(app.child.pid!), intake };
   } finally {

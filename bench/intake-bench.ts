@@ -8,29 +8,25 @@ import type { AddressInfo } from 'node:net';
 import { count, sql } from 'drizzle-orm';
 import { bigserial, jsonb, pgTable } from 'drizzle-orm/pg-core';
 import express from 'express';
-import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import type { Database } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
   BENCH_API_SECRET,
+  INTAKE_LOAD,
   benchKey,
   findPostgres,
   int,
+  intakeLoad,
   ms,
-  orderIdBase,
-  orderTemplate,
   seedShop,
   sleep,
   onFreshDatabase,
   startIntakeApp,
 } from './bench-support.ts';
-import { type LoadResult, generateLoad } from './load-generator.ts';
+import type { LoadResult } from './load-generator.ts';
 
 const SHOP = 'tienda-bench.myshopify.com';
-const CONNECTIONS = 50;
-const WARM_UP_SECONDS = 2;
-const RUN_SECONDS = 10;
 
 const TARGETS = {
   pglite: { perSecond: 1000, ratio: 1.5, p99: 50 },
@@ -83,19 +79,10 @@ interface Measured {
 let block = 100;
 
 async function load(url: string, seconds: number): Promise<LoadResult> {
-  return generateLoad({
-    url,
-    secret: BENCH_API_SECRET,
-    shop: SHOP,
-    template: orderTemplate(),
-    idBase: orderIdBase(block++),
-    connections: CONNECTIONS,
-    durationSeconds: seconds,
-    apiVersion: SHOPIFY_API_VERSION,
-  });
+  return intakeLoad(url, SHOP, block++, seconds);
 }
 
-/** Start the app and the baseline on one database, warm both up, then measure each for RUN_SECONDS. */
+/** Start the app and the baseline on one database, warm both up, then measure each for INTAKE_LOAD.seconds. */
 async function measure(database: Database): Promise<Measured> {
   await database.db.execute(sql`create table if not exists bench_baseline (id bigserial primary key, body jsonb not null)`);
   const key = benchKey();
@@ -105,14 +92,14 @@ async function measure(database: Database): Promise<Measured> {
   try {
     const oursUrl = `${app.url}/webhooks/orders/paid`;
     const baselineUrl = `${baseline.url}/baseline`;
-    await load(baselineUrl, WARM_UP_SECONDS);
-    await load(oursUrl, WARM_UP_SECONDS);
+    await load(baselineUrl, INTAKE_LOAD.warmUpSeconds);
+    await load(oursUrl, INTAKE_LOAD.warmUpSeconds);
     // Deliveries still in flight when a load stops are written a moment later: let them land before counting.
     await sleep(500);
     const [b0] = await database.db.select({ n: count() }).from(baselineTable);
     const [o0] = await database.db.select({ n: count() }).from(documents);
-    const baselineResult = await load(baselineUrl, RUN_SECONDS);
-    const oursResult = await load(oursUrl, RUN_SECONDS);
+    const baselineResult = await load(baselineUrl, INTAKE_LOAD.seconds);
+    const oursResult = await load(oursUrl, INTAKE_LOAD.seconds);
     await sleep(500);
     const [b1] = await database.db.select({ n: count() }).from(baselineTable);
     const [o1] = await database.db.select({ n: count() }).from(documents);
@@ -139,7 +126,7 @@ const answered = (r: LoadResult) => r.statusCodes['200'] ?? 0;
 
 /** Every 200 has its row; a few more rows are deliveries still in flight when the load stopped (no answer counted). */
 function everyAnswerStored(rows: number, r: LoadResult): boolean {
-  return rows >= answered(r) && rows - answered(r) <= CONNECTIONS;
+  return rows >= answered(r) && rows - answered(r) <= INTAKE_LOAD.connections;
 }
 
 function rowsFor(label: 'PGlite' | 'PostgreSQL', m: Measured): BenchRow[] {
@@ -174,7 +161,7 @@ function rowsFor(label: 'PGlite' | 'PostgreSQL', m: Measured): BenchRow[] {
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   console.log(
-    `intake: ${CONNECTIONS} connections, ${RUN_SECONDS} s per endpoint after ${WARM_UP_SECONDS} s warm-up, distinct signed 8 KB deliveries`,
+    `intake: ${INTAKE_LOAD.connections} connections, ${INTAKE_LOAD.seconds} s per endpoint after ${INTAKE_LOAD.warmUpSeconds} s warm-up, distinct signed 8 KB deliveries`,
   );
   const pglite = await onFreshDatabase(undefined, measure);
   rows.push(...rowsFor('PGlite', pglite));
