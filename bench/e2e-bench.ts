@@ -27,21 +27,18 @@ import {
   tempDir,
 } from './bench-support.ts';
 import type { LoadResult } from './load-generator.ts';
-import { CALLS_PER_INVOICE, LATENCY_MS, announceRun, type RunResult, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
+import type { RunResult } from './pipeline-run.ts';
+import { CALLS_PER_INVOICE, CONCURRENCY, LATENCY_MS, MAX_SECONDS, TARGET_SHARE } from './pipeline-run.ts';
+import { announceRun, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
 
 const SHOP = 'tienda-e2e.myshopify.com';
 const ORDERS = 10_000;
-/** Gateway calls in flight at once (GATEWAY_CONCURRENCY); the worker holds twice as many invoices, all for the one shop. */
-const CONCURRENCY = 16;
-const TARGET_SHARE = 0.9;
 /** The run at half the gateway's limit: orders sent at this share of it, open loop (as Shopify sends events). */
 const PACED_SHARE = 0.5;
 const PACED_ORDERS = 1_500;
 /** A merchant watching an order at half the limit: invoiced within a few seconds. */
 const PACED_P99_TARGET_MS = 5_000;
-/** Longest a run may take before it stops and reports what it has. */
-const MAX_SECONDS = 420;
-/** The same for the run on PGlite (for its memory): below the gateway's limit on a busy 2-core machine (about 20/s). */
+/** MAX_SECONDS for the run on PGlite (for its memory): below the gateway's limit on a busy 2-core machine (about 20/s). */
 const MAX_SECONDS_PGLITE = 900;
 const RSS_LIMIT = 300 * 2 ** 20;
 

@@ -36,6 +36,12 @@ import {
 
 export const LATENCY_MS = 200;
 export const CALLS_PER_INVOICE = 2;
+/** The gateway concurrency the e2e, notes and fairness benches run at (RunPlan.concurrency). */
+export const CONCURRENCY = 16;
+/** Their target for a burst: documents per second at least this share of the gateway's limit. */
+export const TARGET_SHARE = 0.9;
+/** Longest one of their runs may take before it stops and reports what it has. */
+export const MAX_SECONDS = 420;
 /** Deliveries of a burst in flight at once, like Shopify's. */
 const BURST_CONNECTIONS = 50;
 const METAFIELD_KEYS = 6;
