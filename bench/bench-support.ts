@@ -6,17 +6,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { Session } from '@shopify/shopify-api';
 import pg from 'pg';
-import { type AppParts, startApp } from '../src/app.ts';
+import { type AppParts, SHOPIFY_API_VERSION, startApp } from '../src/app.ts';
 import { baseChildEnvironment, benchDatabaseUrl, loadConfig } from '../src/config/env.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
+import type { GatewaySettings } from '../src/gateway/gateway-client.ts';
 import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
+import { type AppProcess, spawnApp } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
-import { credentialsFor } from '../test/support/harness.ts';
+import { credentialsFor, freePort } from '../test/support/harness.ts';
 import { makePaidOrder } from '../test/support/order-factory.ts';
+import { type LoadResult, generateLoad } from './load-generator.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -41,30 +43,6 @@ export async function findPostgres(): Promise<string | undefined> {
   } finally {
     await probe.end().catch(() => {});
   }
-}
-
-/**
- * The environment of the app spawned as deployed (`npm start`'s node flags, the bundle) for a bench: the bench's Shopify
- * app on loopback `port`, its data under `dataDir` (PGlite unless `DATABASE_URL` is among `extra`), a gateway.
- */
-export function benchAppEnv(
-  o: { port: number; dataDir: string; key: Buffer; gatewayUrl?: string },
-  extra: Record<string, string> = {},
-): Record<string, string> {
-  return {
-    // Development, so the benches may point the Admin API at the store simulator (production refuses that).
-    NODE_ENV: 'development',
-    PORT: String(o.port),
-    BIND_ADDRESS: '127.0.0.1',
-    DATA_DIR: o.dataDir,
-    SHOPIFY_API_KEY: BENCH_API_KEY,
-    SHOPIFY_API_SECRET: BENCH_API_SECRET,
-    SHOPIFY_APP_URL: `http://127.0.0.1:${o.port}`,
-    GATEWAY_BASE_URL: o.gatewayUrl ?? 'http://127.0.0.1:9',
-    GATEWAY_AUTH_TOKEN: o.gatewayUrl ? DEFAULT_SANDBOX_AUTH_TOKEN : 'unused',
-    ENCRYPTION_KEY: o.key.toString('hex'),
-    ...extra,
-  };
 }
 
 /** A fresh temporary directory (PGlite data, app data); removed by the returned function. */
@@ -215,11 +193,17 @@ export function mib(bytes: number | undefined): string {
   return bytes === undefined ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`;
 }
 
-/** The real app on a database, intake only (no worker), as the intake and admin-list benches run it. */
-export async function startIntakeApp(database: Database, key: Buffer): Promise<AppParts> {
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' });
+/**
+ * The real app in this process on `database`, as the bench's Shopify app (its Admin API the store simulator at
+ * `adminApiOrigin`, or none); `env` adds to a test configuration on a free loopback port.
+ */
+export async function startBenchApp(
+  database: Database,
+  key: Buffer,
+  o: { env: Record<string, string>; gateway: GatewaySettings; adminApiOrigin?: string },
+): Promise<AppParts> {
   return startApp({
-    config,
+    config: loadConfig({ NODE_ENV: 'test', PORT: '0', BIND_ADDRESS: '127.0.0.1', ...o.env }),
     logger: silentLogger,
     encryptionKey: key,
     shopify: {
@@ -227,10 +211,62 @@ export async function startIntakeApp(database: Database, key: Buffer): Promise<A
       apiSecret: BENCH_API_SECRET,
       appUrl: 'http://127.0.0.1',
       scopes: ['read_orders', 'write_orders'],
-      adminApiOrigin: undefined,
+      adminApiOrigin: o.adminApiOrigin,
     },
-    gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
+    gateway: o.gateway,
     database,
+  });
+}
+
+/** The real app on a database, intake only (no worker), as the intake and admin benches run it. */
+export async function startIntakeApp(database: Database, key: Buffer): Promise<AppParts> {
+  return startBenchApp(database, key, {
+    env: { WORKER_ENABLED: 'false', LOG_LEVEL: 'silent' },
+    gateway: { baseUrl: 'http://127.0.0.1:9', authToken: 'unused', authScheme: 'bearer', timeoutMs: 1000 },
+  });
+}
+
+export interface BenchAppProcess extends AppProcess {
+  /** Where it listens: http://127.0.0.1:<a free port>. */
+  url: string;
+}
+
+/**
+ * The app in its own process, started as `npm start` starts it, on a free loopback port with its data in `dataDir`,
+ * as the bench's Shopify app; `env` adds the gateway and the rest. Development, so that the Admin API may be the store
+ * simulator (production refuses that); the same code path.
+ */
+export async function spawnBenchApp(dataDir: string, key: Buffer, env: Record<string, string>): Promise<BenchAppProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const app = spawnApp({
+    NODE_ENV: 'development',
+    PORT: String(port),
+    BIND_ADDRESS: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SHOPIFY_API_KEY: BENCH_API_KEY,
+    SHOPIFY_API_SECRET: BENCH_API_SECRET,
+    SHOPIFY_APP_URL: url,
+    ENCRYPTION_KEY: key.toString('hex'),
+    ...env,
+  });
+  return { ...app, url };
+}
+
+/** The intake bench's load, which the e2e bench's memory row puts on the app as well. */
+export const INTAKE_LOAD = { connections: 50, warmUpSeconds: 2, seconds: 10 };
+
+/** Signed, distinct `orders/paid` deliveries of `shop` to `url` for `durationSeconds`, order ids from `block`. */
+export function intakeLoad(url: string, shop: string, block: number, durationSeconds: number): Promise<LoadResult> {
+  return generateLoad({
+    url,
+    secret: BENCH_API_SECRET,
+    shop,
+    template: orderTemplate(),
+    idBase: orderIdBase(block),
+    connections: INTAKE_LOAD.connections,
+    durationSeconds,
+    apiVersion: SHOPIFY_API_VERSION,
   });
 }
 

@@ -7,56 +7,60 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleApp } from '../scripts/bundle-app.ts';
 import { APP_NODE_FLAGS } from '../test/support/app-process.ts';
+import type * as adminBench from './admin-bench.ts';
+import type * as claimBench from './claim-bench.ts';
+import type * as e2eBench from './e2e-bench.ts';
+import type * as fairnessBench from './fairness-bench.ts';
+import type * as inlineBench from './inline-bench.ts';
+import type * as intakeBench from './intake-bench.ts';
+import type * as mapperBench from './mapper-bench.ts';
+import type * as notesBench from './notes-bench.ts';
+import type * as uiBench from './ui-bench.ts';
 import { type BenchRow, machine, markdownReport, textTable, withFindings } from './bench-table.ts';
 
 type BenchModule = { run(): Promise<BenchRow[] | void> };
 
-interface BenchEntry {
-  summary: string;
-  load: () => Promise<BenchModule>;
-}
-
-export const BENCHES: Record<string, BenchEntry> = {
-  mapper: { summary: 'orders mapped per second, 10-line and 250-line orders', load: () => import('./mapper-bench.ts') },
-  intake: {
-    summary: 'webhook intake req/s and p50/p99 on PGlite and PostgreSQL, beside a plain-insert baseline',
-    load: () => import('./intake-bench.ts'),
-  },
-  e2e: {
-    summary:
-      '10,000 paid orders through the sandbox gateway at 200 ms: invoices/s vs the gateway limit, drain time, peak RSS, time to invoice; 1,500 more at half the limit',
-    load: () => import('./e2e-bench.ts'),
-  },
-  notes: {
-    summary:
-      '10,000 refunds through the sandbox gateway at 200 ms (their invoices seeded as authorized beforehand): credit notes/s vs the gateway limit',
-    load: () => import('./notes-bench.ts'),
-  },
-  fairness: {
-    summary: "100 shops, one sending 5,000 orders at once: the other 99 shops' time to invoice, the flooding shop's drain",
-    load: () => import('./fairness-bench.ts'),
-  },
-  claim: {
-    summary: "the worker's claim with 10,000 due documents, laid out over 1 to 1,000 shops",
-    load: () => import('./claim-bench.ts'),
-  },
-  inline: {
-    summary: 'webhook p99 with the gateway at 6 s: the inline design (gateway call inside the webhook) vs ours',
-    load: () => import('./inline-bench.ts'),
-  },
-  admin: { summary: 'admin invoices list response time with 1,000,000 documents of one shop', load: () => import('./admin-list-bench.ts') },
-  ui: {
-    summary: 'admin page invoice list in Chromium: Largest Contentful Paint and Cumulative Layout Shift, desktop and phone',
-    load: () => import('./ui-bench.ts'),
-  },
+/** Each benchmark's one-line summary, in the order a full run takes them; its module is `./<name>-bench.ts`. */
+export const BENCHES = {
+  mapper: 'orders mapped per second, 10-line and 250-line orders',
+  intake: 'webhook intake req/s and p50/p99 on PGlite and PostgreSQL, beside a plain-insert baseline',
+  e2e: '10,000 paid orders through the sandbox gateway at 200 ms: invoices/s vs the gateway limit, drain time, peak RSS, time to invoice; 1,500 more at half the limit',
+  notes:
+    '10,000 refunds through the sandbox gateway at 200 ms (their invoices seeded as authorized beforehand): credit notes/s vs the gateway limit',
+  fairness: "100 shops, one sending 5,000 orders at once: the other 99 shops' time to invoice, the flooding shop's drain",
+  claim: "the worker's claim with 10,000 due documents, laid out over 1 to 1,000 shops",
+  inline: 'webhook p99 with the gateway at 6 s: the inline design (gateway call inside the webhook) vs ours',
+  admin: 'admin invoices list response time with 1,000,000 documents of one shop',
+  ui: 'admin page invoice list in Chromium: Largest Contentful Paint and Cumulative Layout Shift, desktop and phone',
 };
+type BenchName = keyof typeof BENCHES;
+
+// loadBench() finds a module from its name, where the compiler cannot follow: this has it check that every
+// name has its module and that each one exports a benchmark's run().
+type BenchModules = Checked<{
+  mapper: typeof mapperBench;
+  intake: typeof intakeBench;
+  e2e: typeof e2eBench;
+  notes: typeof notesBench;
+  fairness: typeof fairnessBench;
+  claim: typeof claimBench;
+  inline: typeof inlineBench;
+  admin: typeof adminBench;
+  ui: typeof uiBench;
+}>;
+type Checked<T extends Record<BenchName, BenchModule>> = T;
+
+/** Loaded on use, so one benchmark's dependencies cost nothing to the others. */
+function loadBench<N extends BenchName>(name: N): Promise<BenchModules[N]> {
+  return import(`./${name}-bench.ts`) as Promise<BenchModules[N]>;
+}
 
 function usage(): string {
   return [
     'usage: npm run bench [-- <name>]',
     '',
     'benchmarks:',
-    ...Object.entries(BENCHES).map(([n, b]) => `  ${n.padEnd(8)} ${b.summary}`),
+    ...Object.entries(BENCHES).map(([n, summary]) => `  ${n.padEnd(8)} ${summary}`),
   ].join('\n');
 }
 
@@ -66,15 +70,15 @@ export async function runBench(argv: string[]): Promise<number> {
     console.error(`${name === undefined ? '' : `unknown benchmark: ${name}\n\n`}${usage()}`);
     return 2;
   }
-  const names = name === undefined ? Object.keys(BENCHES) : [name];
+  const names = name === undefined ? (Object.keys(BENCHES) as BenchName[]) : [name as BenchName];
   // The benches run the app as `npm start` does: from the bundle its prestart makes.
   await bundleApp();
   const startedAt = new Date();
   const loadAtStart = os.loadavg()[0]!;
   const rows: BenchRow[] = [];
   for (const n of names) {
-    console.log(`\n# ${n}: ${BENCHES[n]!.summary}`);
-    const bench = await BENCHES[n]!.load();
+    console.log(`\n# ${n}: ${BENCHES[n]}`);
+    const bench: BenchModule = await loadBench(n);
     try {
       const produced = await bench.run();
       rows.push(...(produced ?? [{ row: n, figure: 'printed above', baseline: '', result: '—' }]));

@@ -8,46 +8,39 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
-import { spawnApp } from '../test/support/app-process.ts';
-import { freePort } from '../test/support/harness.ts';
-import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
-  benchAppEnv,
-  BENCH_API_SECRET,
+  type BenchAppProcess,
+  INTAKE_LOAD,
   currentRss,
   findPostgres,
   int,
+  intakeLoad,
   mib,
   ms,
   orderIdBase,
-  orderTemplate,
   peakRss,
   percentile,
   seedShop,
   sleep,
+  spawnBenchApp,
   tempDir,
 } from './bench-support.ts';
-import { type LoadResult, generateLoad } from './load-generator.ts';
-import { CALLS_PER_INVOICE, LATENCY_MS, announceRun, type RunResult, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
+import type { LoadResult } from './load-generator.ts';
+import type { RunResult } from './pipeline-run.ts';
+import { CALLS_PER_INVOICE, CONCURRENCY, LATENCY_MS, MAX_SECONDS, TARGET_SHARE } from './pipeline-run.ts';
+import { announceRun, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
 
 const SHOP = 'tienda-e2e.myshopify.com';
 const ORDERS = 10_000;
-/** Gateway calls in flight at once (GATEWAY_CONCURRENCY); the worker holds twice as many invoices, all for the one shop. */
-const CONCURRENCY = 16;
-const TARGET_SHARE = 0.9;
 /** The run at half the gateway's limit: orders sent at this share of it, open loop (as Shopify sends events). */
 const PACED_SHARE = 0.5;
 const PACED_ORDERS = 1_500;
 /** A merchant watching an order at half the limit: invoiced within a few seconds. */
 const PACED_P99_TARGET_MS = 5_000;
-/** Longest a run may take before it stops and reports what it has. */
-const MAX_SECONDS = 420;
-/** The same for the run on PGlite (for its memory): below the gateway's limit on a busy 2-core machine (about 20/s). */
+/** MAX_SECONDS for the run on PGlite (for its memory): below the gateway's limit on a busy 2-core machine (about 20/s). */
 const MAX_SECONDS_PGLITE = 900;
 const RSS_LIMIT = 300 * 2 ** 20;
-/** The intake run of the memory row: as the intake bench's (50 connections, 2 s warm-up, 10 s measured). */
-const INTAKE = { connections: 50, warmUpSeconds: 2, seconds: 10 };
 
 export interface E2eResult extends RunResult {
   perSecond: number;
@@ -121,7 +114,7 @@ export async function run(): Promise<BenchRow[]> {
       row: 'app memory on PGlite',
       figure:
         `peak RSS ${mib(peak)}: just started ${mib(pglite.rss)}; through an intake run ${mib(pglite.peak)} ` +
-        `(${int(pglite.intake.perSecond)} req/s for ${INTAKE.seconds} s${intakeClean ? '' : ', NOT all 200'}); ` +
+        `(${int(pglite.intake.perSecond)} req/s for ${INTAKE_LOAD.seconds} s${intakeClean ? '' : ', NOT all 200'}); ` +
         `through ${int(ORDERS)} orders end to end ${mib(onPglite.rss)}`,
       baseline: `target peak RSS < ${mib(RSS_LIMIT)} through both runs (the embedded database lives in the app's process)`,
       result:
@@ -152,37 +145,31 @@ async function pgliteAppMemory(): Promise<{
 }> {
   const tmp = tempDir('fe-bench-rss-');
   const key = randomBytes(32);
-  let app: ReturnType<typeof spawnApp> | undefined;
+  let app: BenchAppProcess | undefined;
+  const start = async () => {
+    app = await spawnBenchApp(tmp.dir, key, {
+      GATEWAY_BASE_URL: 'http://127.0.0.1:9',
+      GATEWAY_AUTH_TOKEN: 'unused',
+      WORKER_ENABLED: 'false',
+    });
+    await app.ready;
+    await sleep(1000);
+    return app;
+  };
   try {
-    const port = await freePort();
-    const start = async () => {
-      app = spawnApp(benchAppEnv({ port, dataDir: tmp.dir, key }, { WORKER_ENABLED: 'false' }));
-      await app.ready;
-      await sleep(1000);
-      return app.child.pid!;
-    };
-    const firstStart = peakRss(await start());
-    await app?.kill('SIGTERM');
+    const first = await start();
+    const firstStart = peakRss(first.child.pid!);
+    await first.kill('SIGTERM');
     const seedDb = await openDatabase({ kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') });
     await seedShop(seedDb, key, SHOP);
     await seedDb.close();
-    const pid = await start();
-    const rss = currentRss(pid);
-    const load = (block: number, durationSeconds: number) =>
-      generateLoad({
-        url: `http://127.0.0.1:${port}/webhooks/orders/paid`,
-        secret: BENCH_API_SECRET,
-        shop: SHOP,
-        template: orderTemplate(),
-        idBase: orderIdBase(block),
-        connections: INTAKE.connections,
-        durationSeconds,
-        apiVersion: SHOPIFY_API_VERSION,
-      });
-    await load(902, INTAKE.warmUpSeconds);
-    const intake = await load(903, INTAKE.seconds);
+    const started = await start();
+    const rss = currentRss(started.child.pid!);
+    const url = `${started.url}/webhooks/orders/paid`;
+    await intakeLoad(url, SHOP, 902, INTAKE_LOAD.warmUpSeconds);
+    const intake = await intakeLoad(url, SHOP, 903, INTAKE_LOAD.seconds);
     await sleep(500);
-    return { firstStart, rss, peak: peakRss(pid), intake };
+    return { firstStart, rss, peak: peakRss(started.child.pid!), intake };
   } finally {
     await app?.kill('SIGTERM');
     tmp.remove();

@@ -7,9 +7,9 @@
 import { mulberry32 } from '../src/seeded-random.ts';
 import type { BenchRow } from './bench-table.ts';
 import { findPostgres, int, orderIdBase, percentile } from './bench-support.ts';
-import { CALLS_PER_INVOICE, LATENCY_MS, type Delivery, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
+import type { Delivery } from './pipeline-run.ts';
+import { CALLS_PER_INVOICE, CONCURRENCY, LATENCY_MS, MAX_SECONDS, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
 
-const CONCURRENCY = 16;
 const FLOOD_SHOP = 'tienda-venta-flash.myshopify.com';
 const FLOOD_ORDERS = 5_000;
 const SMALL_SHOPS = Array.from({ length: 99 }, (_, i) => `tienda-${String(i + 1).padStart(2, '0')}.myshopify.com`);
@@ -19,7 +19,6 @@ const SMALL_FROM_MS = 2_000;
 const SMALL_WINDOW_MS = 100_000;
 const SMALL_P99_TARGET_MS = 5_000;
 const FLOOD_SHARE_TARGET = 0.9;
-const MAX_SECONDS = 420;
 
 function plan(): Delivery[] {
   const base = orderIdBase(910);

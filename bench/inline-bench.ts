@@ -14,11 +14,9 @@ import { defaultMappingSettings } from '../mappers/mapping-settings.ts';
 import { numberDocument } from '../mappers/document-numbering.ts';
 import { orderToDraft } from '../mappers/order-to-document.ts';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
-import { SHOPIFY_API_VERSION, startApp } from '../src/app.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { type AppParts, SHOPIFY_API_VERSION } from '../src/app.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { createGatewayClient } from '../src/gateway/gateway-client.ts';
-import { silentLogger } from '../src/logger.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { startStoreSimulator, type StoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
 import { credentialsFor } from '../test/support/harness.ts';
@@ -33,6 +31,7 @@ import {
   percentile,
   seedShop,
   sleep,
+  startBenchApp,
   startSandboxProcess,
   tempDir,
 } from './bench-support.ts';
@@ -144,31 +143,19 @@ async function measure(): Promise<{ inline: Answers; ours: Answers }> {
   const tmp = tempDir('fe-bench-inline-');
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(tmp.dir, 'pglite') });
   let inlineServer: http.Server | undefined;
-  let app: Awaited<ReturnType<typeof startApp>> | undefined;
+  let app: AppParts | undefined;
   try {
     const key = randomBytes(32);
     await seedShop(database, key, SHOP, simulator.addShop(SHOP).accessToken);
-    app = await startApp({
-      config: loadConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        BIND_ADDRESS: '127.0.0.1',
+    app = await startBenchApp(database, key, {
+      env: {
         WORKER_CONCURRENCY: '16',
         WORKER_SHOP_CONCURRENCY: '16',
         GATEWAY_CONCURRENCY: String(GATEWAY_CONCURRENCY),
         GATEWAY_TIMEOUT_MS: '20000',
-      }),
-      logger: silentLogger,
-      encryptionKey: key,
-      shopify: {
-        apiKey: BENCH_API_KEY,
-        apiSecret: BENCH_API_SECRET,
-        appUrl: 'http://127.0.0.1',
-        scopes: ['read_orders', 'write_orders'],
-        adminApiOrigin: simulator.origin,
       },
       gateway: { baseUrl: sandbox.url, authToken: DEFAULT_SANDBOX_AUTH_TOKEN, authScheme: 'bearer', timeoutMs: 20_000 },
-      database,
+      adminApiOrigin: simulator.origin,
     });
     inlineServer = await new Promise<http.Server>((resolve, reject) => {
       const s = inlineApp(sandbox.url).listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(s)));

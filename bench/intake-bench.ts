@@ -7,34 +7,30 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { count, sql } from 'drizzle-orm';
-import { SHOPIFY_API_VERSION } from '../src/app.ts';
 import { baseChildEnvironment } from '../src/config/env.ts';
 import { openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import { bundle } from '../scripts/bundle-app.ts';
-import { APP_NODE_FLAGS, spawnApp } from '../test/support/app-process.ts';
+import { APP_NODE_FLAGS } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
-import { freePort } from '../test/support/harness.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
   BENCH_API_SECRET,
-  benchAppEnv,
+  INTAKE_LOAD,
   benchKey,
   findPostgres,
   int,
+  intakeLoad,
   ms,
-  orderIdBase,
-  orderTemplate,
   seedShop,
   sleep,
+  spawnBenchApp,
   tempDir,
 } from './bench-support.ts';
-import { type LoadResult, generateLoad } from './load-generator.ts';
+import type { LoadResult } from './load-generator.ts';
 
 const SHOP = 'tienda-bench.myshopify.com';
-const CONNECTIONS = 50;
-const WARM_UP_SECONDS = 2;
-const RUN_SECONDS = 10;
+const { connections: CONNECTIONS, warmUpSeconds: WARM_UP_SECONDS, seconds: RUN_SECONDS } = INTAKE_LOAD;
 
 const TARGETS = {
   pglite: { perSecond: 1000, ratio: 1.5, p99: 50 },
@@ -80,18 +76,7 @@ interface Measured {
 
 let block = 100;
 
-async function load(url: string, seconds: number): Promise<LoadResult> {
-  return generateLoad({
-    url,
-    secret: BENCH_API_SECRET,
-    shop: SHOP,
-    template: orderTemplate(),
-    idBase: orderIdBase(block++),
-    connections: CONNECTIONS,
-    durationSeconds: seconds,
-    apiVersion: SHOPIFY_API_VERSION,
-  });
-}
+const load = (url: string, seconds: number): Promise<LoadResult> => intakeLoad(url, SHOP, block++, seconds);
 
 /** Start the app and the baseline, each on a fresh database, warm both up, then measure each for RUN_SECONDS. */
 async function measure(serverUrl: string | undefined): Promise<Measured> {
@@ -109,15 +94,17 @@ async function measure(serverUrl: string | undefined): Promise<Measured> {
     await seed.close();
     if (!fresh) await (await open(baselineDb)).close();
 
-    const port = await freePort();
-    const app = spawnApp(
-      benchAppEnv({ port, dataDir: tmp.dir, key }, { WORKER_ENABLED: 'false', ...(fresh ? { DATABASE_URL: fresh.url } : {}) }),
-    );
+    const app = await spawnBenchApp(tmp.dir, key, {
+      GATEWAY_BASE_URL: 'http://127.0.0.1:9',
+      GATEWAY_AUTH_TOKEN: 'unused',
+      WORKER_ENABLED: 'false',
+      ...(fresh ? { DATABASE_URL: fresh.url } : {}),
+    });
     const baseline = await startBaseline(baselineDb);
     let measured: Omit<Measured, 'oursRows' | 'baselineRows'>;
     try {
       await app.ready;
-      const oursUrl = `http://127.0.0.1:${port}/webhooks/orders/paid`;
+      const oursUrl = `${app.url}/webhooks/orders/paid`;
       const baselineUrl = `${baseline.url}/baseline`;
       const warmBaseline = await load(baselineUrl, WARM_UP_SECONDS);
       const warmOurs = await load(oursUrl, WARM_UP_SECONDS);

@@ -9,14 +9,12 @@ import { buildRefundPayload, type RefundRequest } from '../src/shopify/store-sim
 import type { BenchRow } from './bench-table.ts';
 import { findPostgres, int, orderIdBase, paidOrder, percentile } from './bench-support.ts';
 import type { Delivery, Traffic } from './pipeline-run.ts';
-import { CALLS_PER_INVOICE, LATENCY_MS, announceRun, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
+import { CALLS_PER_INVOICE, CONCURRENCY, LATENCY_MS, MAX_SECONDS, TARGET_SHARE } from './pipeline-run.ts';
+import { announceRun, gatewayLimit, runPipeline, timesToInvoice } from './pipeline-run.ts';
 import { seedAuthorizedInvoices } from './seed-invoices.ts';
 
 const SHOP = 'tienda-notas-bench.myshopify.com';
 const REFUNDS = 10_000;
-const CONCURRENCY = 16;
-const TARGET_SHARE = 0.9;
-const MAX_SECONDS = 420;
 
 /** The refund of order `i` (paidOrder's five lines and shipping): full, one unit, the shipping, or an amount. */
 function refundRequest(order: Record<string, unknown>, i: number): RefundRequest {

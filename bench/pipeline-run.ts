@@ -16,26 +16,32 @@ import { sql } from 'drizzle-orm';
 import { type Database, type DatabaseTarget, openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents, gatewayCalls } from '../src/db/schema.ts';
 import type { DocumentKind } from '../src/documents/document-state.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
 import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
-import { spawnApp } from '../test/support/app-process.ts';
 import { createFreshPostgresDatabase } from '../test/support/databases.ts';
-import { freePort } from '../test/support/harness.ts';
 import {
   BENCH_API_KEY,
-  benchAppEnv,
   BENCH_API_SECRET,
+  type BenchAppProcess,
   cpuMs,
   int,
   paidOrder,
   peakRss,
   seedShop,
   sleep,
+  spawnBenchApp,
   startSandboxProcess,
   tempDir,
 } from './bench-support.ts';
 
 export const LATENCY_MS = 200;
 export const CALLS_PER_INVOICE = 2;
+/** The gateway concurrency the e2e, notes and fairness benches run at (RunPlan.concurrency). */
+export const CONCURRENCY = 16;
+/** Their target for a burst: documents per second at least this share of the gateway's limit. */
+export const TARGET_SHARE = 0.9;
+/** Longest one of their runs may take before it stops and reports what it has. */
+export const MAX_SECONDS = 420;
 /** Deliveries of a burst in flight at once, like Shopify's. */
 const BURST_CONNECTIONS = 50;
 const METAFIELD_KEYS = 6;
@@ -144,7 +150,7 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
   const sandbox = await startSandboxProcess({ latencyMs: LATENCY_MS, seed: 7 });
   const simulator = await startStoreSimulator({ apiKey: BENCH_API_KEY, apiSecret: BENCH_API_SECRET });
   const key = randomBytes(32);
-  let app: ReturnType<typeof spawnApp> | undefined;
+  let app: BenchAppProcess | undefined;
   try {
     // PGlite's data directory holds one process at a time: seed, close, then start the app on it.
     const seedDb = await openDatabase(target);
@@ -152,24 +158,20 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
     await traffic.prepare?.(seedDb, { simulator, gatewayUrl: sandbox.url, key });
     await seedDb.close();
 
-    const port = await freePort();
-    app = spawnApp(
-      benchAppEnv(
-        { port, dataDir: tmp.dir, key, gatewayUrl: sandbox.url },
-        {
-          SHOPIFY_ADMIN_API_ORIGIN: simulator.origin,
-          ...(fresh ? { DATABASE_URL: fresh.url } : {}),
-          GATEWAY_CONCURRENCY: String(plan.concurrency),
-          WORKER_CONCURRENCY: String(2 * plan.concurrency),
-          WORKER_SHOP_CONCURRENCY: String(2 * plan.concurrency),
-          GATEWAY_TIMEOUT_MS: '10000',
-          ...plan.extraEnv,
-        },
-      ),
-    );
+    app = await spawnBenchApp(tmp.dir, key, {
+      SHOPIFY_ADMIN_API_ORIGIN: simulator.origin,
+      ...(fresh ? { DATABASE_URL: fresh.url } : {}),
+      GATEWAY_BASE_URL: sandbox.url,
+      GATEWAY_AUTH_TOKEN: DEFAULT_SANDBOX_AUTH_TOKEN,
+      GATEWAY_CONCURRENCY: String(plan.concurrency),
+      WORKER_CONCURRENCY: String(2 * plan.concurrency),
+      WORKER_SHOP_CONCURRENCY: String(2 * plan.concurrency),
+      GATEWAY_TIMEOUT_MS: '10000',
+      ...plan.extraEnv,
+    });
     await app.ready;
     const pid = app.child.pid!;
-    const appUrl = `http://127.0.0.1:${port}`;
+    const appUrl = app.url;
     const bodies = plan.deliveries.map((d) => traffic.body(d));
     const limit = gatewayLimit(plan.concurrency);
     // What the gateway did before the clock started (documents a traffic prepared) is not the run's.

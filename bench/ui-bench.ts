@@ -4,7 +4,7 @@
 // on file-backed PGlite. Targets: LCP < 1 s, CLS < 0.1 (Google's "good").
 //   npm run bench -- ui        (or: node bench/ui-bench.ts)
 import { CHROMIUM, hasChromium, launchChromium } from '../test/support/chromium.ts';
-import { generateDocuments } from './admin-list-bench.ts';
+import { generateDocuments } from './admin-bench.ts';
 import { benchKey, int, ms, onFreshDatabase, percentile, seedShop, startIntakeApp } from './bench-support.ts';
 import type { BenchRow } from './bench-table.ts';
 import { textTable } from './bench-table.ts';

@@ -3,7 +3,7 @@
 // list by cursor, a status + date filtered page, a search by order name and by fiscal number) and of the counts, over
 // real HTTP with a session token, median of 20 runs each, on PGlite (file-backed, as the app runs it) and on
 // PostgreSQL when one answers. Target: every median under 200 ms.
-//   npm run bench -- admin        (or: node bench/admin-list-bench.ts [--vacuum])
+//   npm run bench -- admin        (or: node bench/admin-bench.ts [--vacuum])
 import { sql } from 'drizzle-orm';
 import { mintSessionToken } from '../src/admin/session-token.ts';
 import { type Database, rowsOf } from '../src/db/database.ts';
