@@ -10,8 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo, OpenContext } from '../src/cli/cli-context.ts';
-import { runInvoices } from '../src/cli/invoices-command.ts';
 import { documents } from '../src/db/schema.ts';
 import { customerDataReport } from '../src/privacy/customer-data-report.ts';
 import { redactCustomer } from '../src/privacy/customer-redaction.ts';
@@ -19,6 +17,7 @@ import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from './support/client-fix
 import { testDatabases } from './support/databases.ts';
 import { invoiceRow } from './support/documents.ts';
 import { harnessForShop, waitFor } from './support/harness.ts';
+import { invoicesCli } from './support/harness-cli.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-correcciones.myshopify.com';
@@ -270,23 +269,7 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
 
   it('CLI: invoices correct refuses bad input (exit 2, nothing saved) and a wrong state (exit 1); a right client is invoiced', async () => {
     const stopped = await paidWithWrongDv(6_600_000_000_003);
-    const open: OpenContext = async () => ({
-      config: run.h.app.config,
-      logger: run.h.app.logger,
-      database: run.h.app.database,
-      box: run.h.app.box,
-      shops: run.h.app.shops,
-      sessions: run.h.app.sessions,
-      newKeyFile: undefined,
-      close: async () => {},
-    });
-    async function cli(...args: string[]) {
-      const out: string[] = [];
-      const err: string[] = [];
-      const io: CliIo = { out: (l) => out.push(l), err: (l) => err.push(l), stdin: async () => '' };
-      const code = await runInvoices(args, io, open);
-      return { code, out, err };
-    }
+    const cli = invoicesCli(run.h);
     const file = (name: string, text: string) => {
       const where = path.join(dir, name);
       fs.writeFileSync(where, text);
