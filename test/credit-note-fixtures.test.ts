@@ -8,6 +8,7 @@ import { defaultMappingSettings } from '../mappers/mapping-settings.ts';
 import { fullCreditNote } from '../mappers/full-credit-note.ts';
 import { type CreditNoteResult, type CreditedInvoice, refundToCreditNote } from '../mappers/refund-to-credit-note.ts';
 import { centsOf } from './support/document-invariants.ts';
+import { DEFAULT_CODES, totalsOf } from './support/expected-documents.ts';
 import {
   type Item,
   type RefundFixture,
@@ -41,13 +42,7 @@ function note(
       typeEmission: '01',
       typeDocument: '04',
       natureOperation: '11',
-      typeOperation: '1',
-      destinationOperation: '1',
-      formatCAFE: '3',
-      deliveryCAFE: '3',
-      shippingContainer: '1',
-      processGeneration: '1',
-      typeSale: '1',
+      ...DEFAULT_CODES,
       client: source.client,
       [REFERENCE_FIELDS.list]: [
         {
@@ -59,18 +54,7 @@ function note(
       ],
     },
     listItems,
-    totalsSubTotals: {
-      totalPriceNet: net,
-      totalITBMS: itbms,
-      totalISC: '0.00',
-      totalAmountTaxed: itbms,
-      totalInvoice: total,
-      totalValueReceived: total,
-      timePayment: '1',
-      nroItems: String(listItems.length),
-      totalAllItems: total,
-      listFormPayment: payments.map(([formPaymentInvoice, valueFeePaid]) => ({ formPaymentInvoice, valueFeePaid })),
-    },
+    totalsSubTotals: totalsOf(listItems, { net, itbms, total, payments }),
   };
 }
 

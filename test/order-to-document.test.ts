@@ -11,6 +11,7 @@ import type { ClientBlock, GatewayDocument, GatewayItem } from '../mappers/gatew
 import { brokenInvariants } from './support/document-invariants.ts';
 import { ORDER_FIXTURES_DIR, loadOrder, loadTransactions, mapFixture, orderFixtureNames, documentFor } from './support/order-fixtures.ts';
 import { withTexts } from './support/documents.ts';
+import { DEFAULT_CODES, type Totals, totalsOf } from './support/expected-documents.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Expected-document builders: they only arrange literal values.
@@ -35,13 +36,6 @@ function item(
   return { description, code, amount, priceUnit, priceUnitDiscount, priceItem, rateITBMS, valueITBMS, totalValue };
 }
 
-interface Totals {
-  net: string;
-  itbms: string;
-  total: string;
-  payments: [form: string, amount: string][];
-}
-
 function document(client: ClientBlock, listItems: GatewayItem[], t: Totals, fiscalNumber = '0000000001'): GatewayDocument {
   return {
     codeBranchIssuer: '0000',
@@ -52,28 +46,11 @@ function document(client: ClientBlock, listItems: GatewayItem[], t: Totals, fisc
       pointBillingFiscal: '001',
       dateBroadcast: '2026-11-20T10:30:00-05:00',
       natureOperation: '01',
-      typeOperation: '1',
-      destinationOperation: '1',
-      formatCAFE: '3',
-      deliveryCAFE: '3',
-      shippingContainer: '1',
-      processGeneration: '1',
-      typeSale: '1',
+      ...DEFAULT_CODES,
       client,
     },
     listItems,
-    totalsSubTotals: {
-      totalPriceNet: t.net,
-      totalITBMS: t.itbms,
-      totalISC: '0.00',
-      totalAmountTaxed: t.itbms,
-      totalInvoice: t.total,
-      totalValueReceived: t.total,
-      timePayment: '1',
-      nroItems: String(listItems.length),
-      totalAllItems: t.total,
-      listFormPayment: t.payments.map(([formPaymentInvoice, valueFeePaid]) => ({ formPaymentInvoice, valueFeePaid })),
-    },
+    totalsSubTotals: totalsOf(listItems, t),
   };
 }
 
