@@ -11,13 +11,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import jsQRModule from 'jsqr';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { openDatabase } from '../src/db/database.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../src/db/schema.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
-import { CHROMIUM, hasChromium, launchChromium } from './support/chromium.ts';
+import { chromiumForBlock, offlinePage } from './support/browser-page.ts';
+import { inMemoryPglite } from './support/databases.ts';
+import { harnessFor, waitFor } from './support/harness.ts';
+import { CHROMIUM, hasChromium } from './support/chromium.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
@@ -35,10 +35,8 @@ const VIEWPORTS = [
 if (!hasChromium) console.warn(`admin-browser-native.test.ts: SKIPPED — ${CHROMIUM} not found`);
 
 describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium', () => {
-  let database: Database;
-  let h: Harness;
-  let browser: Browser;
-  let context: BrowserContext;
+  const run = harnessFor(inMemoryPglite);
+  const chromium = chromiumForBlock();
   let page: Page;
   let authorized: { id: string; qr: string; createdAt: Date };
   let attention: { id: string };
@@ -51,45 +49,35 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
 
   beforeAll(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    database = await openDatabase({ kind: 'pglite', dataDir: undefined });
-    h = await startHarness({ database });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'Asia/Tokyo' });
-    await context.exposeBinding('__simulatorSessionToken', () => h.simulator.sessionToken(SHOP));
-    await context.route(
-      (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
-      (route) =>
+    page = await offlinePage(chromium.browser, {
+      viewport: { width: 1280, height: 800 },
+      locale: 'en-US',
+      timezoneId: 'Asia/Tokyo',
+      offMachine: (route) =>
         route.request().url() === APP_BRIDGE
           ? route.fulfill({
               contentType: 'text/javascript',
               body: `window.shopify = { config: { locale: 'en-US', shop: '${SHOP}' }, idToken: () => window.__simulatorSessionToken() };`,
             })
           : route.abort('internetdisconnected'),
-    );
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    });
+    await page.context().exposeBinding('__simulatorSessionToken', () => run.h.simulator.sessionToken(SHOP));
     page.on('response', (r) => {
-      if (r.url().startsWith(h.app.url)) statuses.push(r.status());
+      if (r.url().startsWith(run.h.app.url)) statuses.push(r.status());
     });
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-    await database?.close();
-  });
-
   it('installs by token exchange from the embedded load, with no redirect, and opens the settings in the admin’s language', async () => {
-    expect(await h.app.shops.get(SHOP)).toBeUndefined();
-    const token = await h.simulator.sessionToken(SHOP);
-    await page.goto(`${h.app.url}/?embedded=1&host=${HOST}&shop=${SHOP}&locale=en-US&id_token=${token}`);
+    expect(await run.h.app.shops.get(SHOP)).toBeUndefined();
+    const token = await run.h.simulator.sessionToken(SHOP);
+    await page.goto(`${run.h.app.url}/?embedded=1&host=${HOST}&shop=${SHOP}&locale=en-US&id_token=${token}`);
     await page.locator('#save-settings').waitFor(WAIT);
 
     expect(statuses.filter((s) => s >= 300 && s < 400)).toEqual([]);
-    const session = await h.app.sessions.loadSession(`offline_${SHOP}`);
+    const session = await run.h.app.sessions.loadSession(`offline_${SHOP}`);
     expect(session?.accessToken).toMatch(/^shpua_/);
     expect(session?.refreshToken).toMatch(/^shprt_/);
-    expect(await h.app.shops.get(SHOP)).toMatchObject({ installed: true, enabled: false });
+    expect(await run.h.app.shops.get(SHOP)).toMatchObject({ installed: true, enabled: false });
 
     // Shopify's frame, not the page's: App Bridge's nav menu and title bar, no header of its own.
     expect(await page.locator('.app-header').count()).toBe(0);
@@ -139,15 +127,15 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
   });
 
   it('shows authorized and never-sent invoices with Panama dates and a QR image that decodes to the QR address', async () => {
-    await h.installShop(SHOP);
-    await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 5_940_000_000_001, shippingCents: 500 }), h.webhookAddress);
+    await run.h.installShop(SHOP);
+    await run.h.simulator.orderPaid(SHOP, makePaidOrder({ id: 5_940_000_000_001, shippingCents: 500 }), run.h.webhookAddress);
     // 8.5 % is not an ITBMS rate: the order stops before anything is sent.
     const stopped = makePaidOrder({
       id: 5_940_000_000_002,
       lines: [{ title: 'Vino', sku: 'V-1', price: 2000, quantity: 1, ratePercent: 8.5 }],
     });
-    await h.simulator.orderPaid(SHOP, stopped, h.webhookAddress);
-    const row = async (gid: string) => (await database.db.select().from(documents).where(eq(documents.orderGid, gid)))[0];
+    await run.h.simulator.orderPaid(SHOP, stopped, run.h.webhookAddress);
+    const row = async (gid: string) => (await run.database.db.select().from(documents).where(eq(documents.orderGid, gid)))[0];
     const done = await waitFor(async () => {
       const r = await row('gid://shopify/Order/5940000000001');
       return r?.status === 'completed' && r.qr ? r : undefined;
@@ -228,9 +216,9 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
   }
 
   it('outside the admin shows a plain header that fits a phone', async () => {
-    const standalone = await context.newPage();
+    const standalone = await page.context().newPage();
     await standalone.setViewportSize({ width: 390, height: 844 });
-    await standalone.goto(`${h.app.url}/admin?shop=${SHOP}#/facturas`);
+    await standalone.goto(`${run.h.app.url}/admin?shop=${SHOP}#/facturas`);
     await standalone.locator(`tr[data-id="${authorized.id}"]`).waitFor(WAIT);
     expect(await standalone.locator('header.app-header nav.app-nav a').allTextContents()).toEqual(['Facturas1', 'Configuración']);
     expect(await standalone.locator('s-app-nav').count()).toBe(0);

@@ -7,12 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Session } from '@shopify/shopify-api';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { type Harness, credentialsFor, startHarness } from './support/harness.ts';
-import { CHROMIUM, hasChromium, launchChromium } from './support/chromium.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chromiumForBlock, offlinePage } from './support/browser-page.ts';
+import { inMemoryPglite } from './support/databases.ts';
+import { credentialsFor, harnessFor } from './support/harness.ts';
+import { CHROMIUM, hasChromium } from './support/chromium.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
@@ -23,10 +23,8 @@ if (!hasChromium)
   console.warn(`admin-browser.test.ts: SKIPPED — ${CHROMIUM} not found (install Debian's chromium to run the browser tests)`);
 
 describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
-  let database: Database;
-  let h: Harness;
-  let browser: Browser;
-  let context: BrowserContext;
+  const run = harnessFor(inMemoryPglite);
+  const chromium = chromiumForBlock();
   let page: Page;
   /** Requests that tried to leave the machine (all are refused). */
   const external: string[] = [];
@@ -53,13 +51,11 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    database = await openDatabase({ kind: 'pglite', dataDir: undefined });
-    h = await startHarness({ database });
     // Installed (OAuth done) but never configured: the merchant does that in the page.
-    const { accessToken } = h.simulator.addShop(SHOP);
-    await h.app.sessions.storeSession(
+    const { accessToken } = run.h.simulator.addShop(SHOP);
+    await run.h.app.sessions.storeSession(
       new Session({
-        id: h.app.shopify.session.getOfflineId(SHOP),
+        id: run.h.app.shopify.session.getOfflineId(SHOP),
         shop: SHOP,
         state: 'test',
         isOnline: false,
@@ -67,30 +63,20 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
         scope: 'read_orders,write_orders',
       }),
     );
-    await h.app.shops.ensureInstalled(SHOP);
+    await run.h.app.shops.ensureInstalled(SHOP);
 
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-PA', timezoneId: 'America/Panama' });
-    // Nothing may come from outside the machine: no CDN, no font, no analytics.
-    await context.route(
-      (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
-      (route) => {
+    page = await offlinePage(chromium.browser, {
+      viewport: { width: 1280, height: 900 },
+      // Nothing may come from outside the machine: no CDN, no font, no analytics.
+      offMachine: (route) => {
         external.push(route.request().url());
         return route.abort('internetdisconnected');
       },
-    );
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    });
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-    await database?.close();
-  });
-
   it('configures the shop: inline errors, test connection, the switch refused until complete', async () => {
-    await page.goto(`${h.app.url}/admin?shop=${SHOP}`);
+    await page.goto(`${run.h.app.url}/admin?shop=${SHOP}`);
     // An unconfigured shop opens on its settings, with the environment banner on top.
     await page.locator('#save-settings').waitFor(WAIT);
     expect(await page.locator('#environment-banner .banner__title').textContent()).toBe('Las facturas se envían a PRUEBAS');
@@ -118,11 +104,11 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     expect(await page.locator('#field-branchCode-error').isHidden()).toBe(true);
     expect(await page.locator('#settings-errors .banner__title').textContent()).toBe('Revise los campos marcados');
     await shot('admin-settings-errors');
-    expect((await h.app.shops.get(SHOP))!.credentials).toBeUndefined();
+    expect((await run.h.app.shops.get(SHOP))!.credentials).toBeUndefined();
 
     await page.fill('#field-mapping-defaultLocationCode', '8-8-7');
     await save();
-    expect((await h.app.shops.get(SHOP))!.credentials).toEqual(credentials);
+    expect((await run.h.app.shops.get(SHOP))!.credentials).toEqual(credentials);
     // Saved credentials are never shown back: the fields are empty again.
     expect(await page.inputValue('#field-credentials-Token')).toBe('');
     expect(await page.getAttribute('#field-credentials-Token', 'placeholder')).toBe('Guardado · escriba para reemplazar');
@@ -142,14 +128,14 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await page.click('label.switch');
     await expect.poll(() => page.locator('#enabled-state').textContent(), WAIT).toBe('Activada');
     expect(await page.locator('#enabled-switch').isChecked()).toBe(true);
-    expect((await h.app.shops.get(SHOP))!.enabled).toBe(true);
+    expect((await run.h.app.shops.get(SHOP))!.enabled).toBe(true);
     expect(await page.locator('#incomplete-banner, #disabled-banner').count()).toBe(0);
     await shot('admin-settings');
   });
 
   it('shows a paid order become authorized in the list, and its detail with the PDF, QR and order link', async () => {
     const order = makePaidOrder({ id: 5_920_000_011_001, shippingCents: 500 });
-    expect((await h.simulator.orderPaid(SHOP, order, h.webhookAddress)).status).toBe(200);
+    expect((await run.h.simulator.orderPaid(SHOP, order, run.h.webhookAddress)).status).toBe(200);
 
     await hash('#/facturas');
     await row('#11001', 'completed').waitFor(WAIT);
@@ -178,7 +164,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
 
     // Open the PDF the way the link does.
     const pdfUrl = (await page.getAttribute('#pdf-link', 'href'))!;
-    expect(pdfUrl).toMatch(new RegExp(`^${h.app.url}/invoices/[A-Za-z0-9_-]{32}\\.pdf$`));
+    expect(pdfUrl).toMatch(new RegExp(`^${run.h.app.url}/invoices/[A-Za-z0-9_-]{32}\\.pdf$`));
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.click('#pdf-link')]);
     expect(popup.url()).toBe(pdfUrl);
     await popup.close();
@@ -194,7 +180,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
       id: 5_920_000_012_002,
       lines: [{ title: 'Vino importado', sku: 'VIN-01', price: 2000, quantity: 1, ratePercent: 8.5 }],
     });
-    await h.simulator.orderPaid(SHOP, order, h.webhookAddress);
+    await run.h.simulator.orderPaid(SHOP, order, run.h.webhookAddress);
 
     await hash('#/facturas');
     await row('#12002', 'needs_attention').waitFor(WAIT);
@@ -219,7 +205,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await page.locator('#field-mapping-taxRateCodes').waitFor(WAIT);
     await page.fill('#field-mapping-taxRateCodes', '0.085 = 01');
     await save();
-    expect((await h.app.shops.get(SHOP))!.settings.mapping.taxRateCodes).toEqual({ '0.085': '01' });
+    expect((await run.h.app.shops.get(SHOP))!.settings.mapping.taxRateCodes).toEqual({ '0.085': '01' });
 
     // …then retry: authorized, with the next fiscal number.
     await hash(detailHash);
@@ -246,7 +232,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await fillCredentials({ Token: 'bad-token-typo' });
     await save();
 
-    await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 5_920_000_013_003 }), h.webhookAddress);
+    await run.h.simulator.orderPaid(SHOP, makePaidOrder({ id: 5_920_000_013_003 }), run.h.webhookAddress);
     await hash('#/facturas');
     await page.locator('#paused-banner').waitFor(WAIT);
     expect(await page.locator('#paused-banner .banner__title').textContent()).toBe('La facturación está en pausa');
@@ -267,7 +253,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await page.locator('#field-credentials-Token').waitFor(WAIT);
     await fillCredentials({ Token: credentials.Token });
     await save();
-    expect((await h.app.shops.get(SHOP))!.pausedReason).toBeNull();
+    expect((await run.h.app.shops.get(SHOP))!.pausedReason).toBeNull();
 
     await hash('#/facturas');
     await row('#13003', 'completed').waitFor(WAIT);
@@ -342,10 +328,12 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
   });
 
   it('renders fully when embedded and Shopify’s CDN cannot be reached', async () => {
-    const embedded = await context.newPage();
+    const embedded = await page.context().newPage();
     const errors: string[] = [];
     embedded.on('pageerror', (e) => errors.push(e.message));
-    await embedded.goto(`${h.app.url}/admin?shop=${SHOP}&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW5hdmVnYWRvcg&embedded=1#/facturas`);
+    await embedded.goto(
+      `${run.h.app.url}/admin?shop=${SHOP}&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGllbmRhLW5hdmVnYWRvcg&embedded=1#/facturas`,
+    );
     await embedded.locator('#environment-banner').waitFor(WAIT);
     await embedded.locator('tr[data-order="#11001"]').waitFor(WAIT);
     expect(external).toEqual(['https://cdn.shopify.com/shopifycloud/app-bridge.js']);

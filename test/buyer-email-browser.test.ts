@@ -2,13 +2,14 @@
 // Reenviar sends it again (through a real SMTP server on loopback); the settings form chooses who delivers the CAFE,
 // and deliveryCAFE can follow that choice.
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import { type MailCatcher, startMailCatcher } from '../src/demo/mail-catcher.ts';
-import { CHROMIUM, hasChromium, launchChromium } from './support/chromium.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { chromiumForBlock, offlinePage } from './support/browser-page.ts';
+import { CHROMIUM, hasChromium } from './support/chromium.ts';
+import { inMemoryPglite } from './support/databases.ts';
+import { harnessFor, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-reenvio.myshopify.com';
@@ -17,36 +18,29 @@ const WAIT = { timeout: 20_000 };
 if (!hasChromium) console.warn(`buyer-email-browser.test.ts: SKIPPED — ${CHROMIUM} not found`);
 
 describe.skipIf(!hasChromium)('buyer e-mail in the admin page (Chromium)', () => {
-  let database: Database;
-  let h: Harness;
   let catcher: MailCatcher;
-  let browser: Browser;
+  // Before the app starts, which sends through it; closed after the app.
+  beforeAll(async () => {
+    catcher = await startMailCatcher();
+  });
+  afterAll(async () => {
+    await catcher?.close();
+  });
+  const run = harnessFor(inMemoryPglite, () => ({ env: { SMTP_URL: catcher.url, MAIL_FROM: 'facturas@example.com' } }));
+  const chromium = chromiumForBlock();
   let page: Page;
 
   beforeAll(async () => {
-    database = await openDatabase({ kind: 'pglite', dataDir: undefined });
-    catcher = await startMailCatcher();
-    h = await startHarness({ database, env: { SMTP_URL: catcher.url, MAIL_FROM: 'facturas@example.com' } });
-    await h.installShop(SHOP, {}, { name: 'Tienda Reenvío' });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-PA', timezoneId: 'America/Panama' });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    await run.h.installShop(SHOP, {}, { name: 'Tienda Reenvío' });
+    page = await offlinePage(chromium.browser, { viewport: { width: 1280, height: 900 } });
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-    await catcher?.close();
-    await database?.close();
-  });
 
   it('lists the e-mail sent for an authorized invoice, and Reenviar sends it again', async () => {
     const gid = 'gid://shopify/Order/6200000000001';
-    await h.simulator.orderPaid(SHOP, makePaidOrder({ id: 6_200_000_000_001, email: 'rosa@example.com' }), h.webhookAddress);
+    await run.h.simulator.orderPaid(SHOP, makePaidOrder({ id: 6_200_000_000_001, email: 'rosa@example.com' }), run.h.webhookAddress);
     const doc = await waitFor(
       async () => {
-        const [row] = await database.db.select().from(documents).where(eq(documents.orderGid, gid));
+        const [row] = await run.database.db.select().from(documents).where(eq(documents.orderGid, gid));
         return row?.status === 'completed' ? row : undefined;
       },
       20_000,
@@ -54,7 +48,7 @@ describe.skipIf(!hasChromium)('buyer e-mail in the admin page (Chromium)', () =>
     );
     await waitFor(async () => catcher.messages().length === 1, 10_000, 'the e-mail');
 
-    await page.goto(`${h.app.url}/admin?shop=${SHOP}#/facturas/${doc.id}`);
+    await page.goto(`${run.h.app.url}/admin?shop=${SHOP}#/facturas/${doc.id}`);
     const sentRow = page.locator('#emails li[data-status="sent"][data-reason="authorized"]');
     await sentRow.waitFor(WAIT);
     expect(await page.locator('#email-card .card__title').textContent()).toBe('Correo al comprador');
@@ -71,7 +65,7 @@ describe.skipIf(!hasChromium)('buyer e-mail in the admin page (Chromium)', () =>
   });
 
   it('chooses who delivers the CAFE; deliveryCAFE follows the choice unless a code is set', async () => {
-    await page.goto(`${h.app.url}/admin?shop=${SHOP}#/configuracion`);
+    await page.goto(`${run.h.app.url}/admin?shop=${SHOP}#/configuracion`);
     const delivery = page.locator('#field-mapping-cafeDelivery');
     await delivery.waitFor(WAIT);
     expect(await delivery.inputValue()).toBe('app_email');
@@ -84,7 +78,7 @@ describe.skipIf(!hasChromium)('buyer e-mail in the admin page (Chromium)', () =>
     const saved = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT');
     await page.click('#save-settings');
     expect((await saved).status()).toBe(200);
-    const mapping = (await h.app.shops.get(SHOP))!.settings.mapping;
+    const mapping = (await run.h.app.shops.get(SHOP))!.settings.mapping;
     expect(mapping.cafeDelivery).toBe('paper');
     expect(mapping.transactionDefaults.deliveryCAFE).toBeUndefined();
   });

@@ -6,14 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../src/db/schema.ts';
-import { CHROMIUM, hasChromium, launchChromium } from './support/chromium.ts';
+import { chromiumForBlock, offlinePage } from './support/browser-page.ts';
+import { CHROMIUM, hasChromium } from './support/chromium.ts';
 import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from './support/client-fixtures.ts';
 import { testDatabases } from './support/databases.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { harnessForShop, waitFor } from './support/harness.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
@@ -24,9 +24,8 @@ const WAIT = { timeout: 20_000 };
 if (!hasChromium) console.warn(`client-correction-browser.test.ts: SKIPPED — ${CHROMIUM} not found`);
 
 describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the admin page on $name', (target) => {
-  let database: Database;
-  let h: Harness;
-  let browser: Browser;
+  const run = harnessForShop(target, SHOP);
+  const chromium = chromiumForBlock();
   let page: Page;
 
   const field = (name: string) => page.locator(`#field-client-${name}`);
@@ -41,7 +40,7 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
   }
   const row = async () =>
     (
-      await database.db
+      await run.database.db
         .select()
         .from(documents)
         .where(eq(documents.orderGid, `gid://shopify/Order/${ORDER_ID}`))
@@ -49,23 +48,8 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
 
   beforeAll(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    database = await target.open();
-    h = await startHarness({ database });
-    await h.installShop(SHOP);
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'es-PA', timezoneId: 'America/Panama' });
-    await context.route(
-      (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
-      (route) => route.abort('internetdisconnected'),
-    );
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    page = await offlinePage(chromium.browser, { viewport: { width: 390, height: 844 } });
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-    await database?.close();
-  });
 
   it('a wrong check digit → needs attention → corrected in the page → authorized with the corrected client', async () => {
     const order = {
@@ -75,13 +59,13 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
         { name: 'dv', value: '00' },
       ],
     };
-    await h.simulator.orderPaid(SHOP, order, h.webhookAddress);
+    await run.h.simulator.orderPaid(SHOP, order, run.h.webhookAddress);
     const stopped = await waitFor(async () => {
       const r = await row();
       return r?.status === 'needs_attention' ? r : undefined;
     }, 20_000);
 
-    await page.goto(`${h.app.url}/admin?shop=${SHOP}#/facturas/${stopped.id}`);
+    await page.goto(`${run.h.app.url}/admin?shop=${SHOP}#/facturas/${stopped.id}`);
     await page.locator('#client-form').waitFor(WAIT);
     expect(await page.locator('#client-card .card__title').textContent()).toBe('Corregir cliente');
     // Prefilled with what the buyer typed, so the DV is the one field to fix.
@@ -134,7 +118,7 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
 
     const done = await row();
     expect(done).toMatchObject({ status: 'completed', taxIdSource: 'correction' });
-    const sent = h.sandbox.gateway.documents().find((d) => d.cufe === done!.cufe);
+    const sent = run.h.sandbox.gateway.documents().find((d) => d.cufe === done!.cufe);
     expect(sent?.document.dataTransaction.client).toEqual(TAXPAYER_CLIENT_BLOCK);
 
     // Issued to the wrong buyer after all: re-issued from its page to a final consumer, in one action.
@@ -149,7 +133,7 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
     await expect.poll(() => page.url(), WAIT).not.toContain(done!.id);
     await expect.poll(badge, WAIT).toBe('Autorizada');
     await shot('reissued');
-    const rows = await database.db
+    const rows = await run.database.db
       .select()
       .from(documents)
       .where(eq(documents.orderGid, `gid://shopify/Order/${ORDER_ID}`));
@@ -162,7 +146,7 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
       businessName: 'Luis Gómez',
     });
     await waitFor(
-      async () => (await database.db.select().from(documents).where(eq(documents.id, note!.id)))[0]?.status === 'completed',
+      async () => (await run.database.db.select().from(documents).where(eq(documents.id, note!.id)))[0]?.status === 'completed',
       20_000,
     );
   });

@@ -10,16 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo, OpenContext } from '../src/cli/cli-context.ts';
-import { runInvoices } from '../src/cli/invoices-command.ts';
-import type { Database } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import { customerDataReport } from '../src/privacy/customer-data-report.ts';
 import { redactCustomer } from '../src/privacy/customer-redaction.ts';
 import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from './support/client-fixtures.ts';
 import { testDatabases } from './support/databases.ts';
 import { invoiceRow } from './support/documents.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { harnessForShop, waitFor } from './support/harness.ts';
+import { invoicesCli } from './support/harness-cli.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-correcciones.myshopify.com';
@@ -43,27 +41,20 @@ type Row = typeof documents.$inferSelect;
 type Client = Record<string, string>;
 
 describe.each(testDatabases)('correcting an invoice’s client on $name', (target) => {
-  let database: Database;
-  let h: Harness;
+  const run = harnessForShop(target, SHOP, OTHER);
   let dir: string;
 
-  beforeAll(async () => {
-    database = await target.open();
-    h = await startHarness({ database });
-    await h.installShop(SHOP);
-    await h.installShop(OTHER);
+  beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'client-correction-'));
   });
-  afterAll(async () => {
-    await h?.close();
-    await database?.close();
+  afterAll(() => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const gidOf = (id: number) => `gid://shopify/Order/${id}`;
   const rowOf = async (orderId: number): Promise<Row | undefined> =>
     (
-      await database.db
+      await run.database.db
         .select()
         .from(documents)
         .where(and(eq(documents.shop, SHOP), eq(documents.orderGid, gidOf(orderId))))
@@ -79,23 +70,23 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
     );
   /** What the gateway received for an authorized invoice. */
   const sentClient = (row: Row): Client => {
-    const issued = h.sandbox.gateway.documents().find((d) => d.cufe === row.cufe);
+    const issued = run.h.sandbox.gateway.documents().find((d) => d.cufe === row.cufe);
     if (!issued) throw new Error(`the sandbox has no document ${row.cufe}`);
     return issued.document.dataTransaction.client as Client;
   };
 
   async function paidWithWrongDv(orderId: number, lines?: Parameters<typeof makePaidOrder>[0]['lines']): Promise<Row> {
-    await h.simulator.orderPaid(
+    await run.h.simulator.orderPaid(
       SHOP,
       { ...makePaidOrder({ id: orderId, ...(lines ? { lines } : {}) }), note_attributes: WRONG_DV },
-      h.webhookAddress,
+      run.h.webhookAddress,
     );
     return settled(orderId, 'needs_attention');
   }
 
   async function call(method: string, route: string, o: { body?: string; type?: string; shop?: string } = {}) {
-    const token = await h.simulator.sessionToken(o.shop ?? SHOP);
-    const response = await fetch(`${h.app.url}${route}`, {
+    const token = await run.h.simulator.sessionToken(o.shop ?? SHOP);
+    const response = await fetch(`${run.h.app.url}${route}`, {
       method,
       headers: { Authorization: `Bearer ${token}`, ...(o.type ? { 'Content-Type': o.type } : {}) },
       ...(o.body === undefined ? {} : { body: o.body }),
@@ -226,13 +217,13 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       return row?.status === 'needs_attention' && row.clientOverride ? row : undefined;
     });
     const subject = { customerId: undefined, email: undefined, orderGids: [corrected.orderGid] };
-    expect((await customerDataReport(database.db, SHOP, subject)).invoices).toMatchObject([{ clientCorrection: TAXPAYER_CORRECTION }]);
-    await redactCustomer(database.db, SHOP, subject);
+    expect((await customerDataReport(run.database.db, SHOP, subject)).invoices).toMatchObject([{ clientCorrection: TAXPAYER_CORRECTION }]);
+    await redactCustomer(run.database.db, SHOP, subject);
     expect(await rowOf(6_600_000_000_002)).toMatchObject({ clientOverride: null, snapshotRedacted: true });
   });
 
   it('API: a credit note, or an invoice authorized but stopped later, takes no correction', async () => {
-    const [note, authorized] = await database.db
+    const [note, authorized] = await run.database.db
       .insert(documents)
       .values([
         invoiceRow({
@@ -273,28 +264,12 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       refusal: 'the invoice is authorized (failed): its client can no longer change',
     });
     for (const row of [note!, authorized!])
-      expect((await database.db.select().from(documents).where(eq(documents.id, row.id)))[0]).toEqual(row);
+      expect((await run.database.db.select().from(documents).where(eq(documents.id, row.id)))[0]).toEqual(row);
   });
 
   it('CLI: invoices correct refuses bad input (exit 2, nothing saved) and a wrong state (exit 1); a right client is invoiced', async () => {
     const stopped = await paidWithWrongDv(6_600_000_000_003);
-    const open: OpenContext = async () => ({
-      config: h.app.config,
-      logger: h.app.logger,
-      database: h.app.database,
-      box: h.app.box,
-      shops: h.app.shops,
-      sessions: h.app.sessions,
-      newKeyFile: undefined,
-      close: async () => {},
-    });
-    async function cli(...args: string[]) {
-      const out: string[] = [];
-      const err: string[] = [];
-      const io: CliIo = { out: (l) => out.push(l), err: (l) => err.push(l), stdin: async () => '' };
-      const code = await runInvoices(args, io, open);
-      return { code, out, err };
-    }
+    const cli = invoicesCli(run.h);
     const file = (name: string, text: string) => {
       const where = path.join(dir, name);
       fs.writeFileSync(where, text);
@@ -355,14 +330,14 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
   it('an order fixed in Shopify and retried is read again: invoiced with the new attribute, the fresh snapshot stored', async () => {
     const orderId = 6_600_000_000_004;
     const stopped = await paidWithWrongDv(orderId);
-    h.simulator.updateOrder(SHOP, gidOf(orderId), {
+    run.h.simulator.updateOrder(SHOP, gidOf(orderId), {
       note_attributes: [
         { name: 'ruc', value: '155646463-2-2017' },
         { name: 'dv', value: '86' },
         { name: 'razon_social', value: 'Importadora Ejemplo, S.A.' },
       ],
     });
-    h.simulator.resetLogs();
+    run.h.simulator.resetLogs();
     const retried = await call('POST', `/api/invoices/${stopped.id}/retry`);
     expect(retried.body.retried).toBe(1);
 
@@ -376,8 +351,8 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       businessName: 'Importadora Ejemplo, S.A.',
     });
     // The order was read through the Admin API (REST) once, and that answer replaced the intake's snapshot.
-    expect(h.simulator.calls().filter((c) => c.shop === SHOP && c.operation === 'rest:order')).toHaveLength(1);
-    expect(done.snapshot).toEqual(h.simulator.order(SHOP, gidOf(orderId)));
+    expect(run.h.simulator.calls().filter((c) => c.shop === SHOP && c.operation === 'rest:order')).toHaveLength(1);
+    expect(done.snapshot).toEqual(run.h.simulator.order(SHOP, gidOf(orderId)));
     expect(done.snapshot).not.toEqual(stopped.snapshot);
   });
 });

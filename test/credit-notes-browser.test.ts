@@ -6,13 +6,14 @@
 // Configuración. Screenshots go to test-artifacts/.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayDocument } from '../mappers/gateway-document.ts';
-import { type Database, openDatabase } from '../src/db/database.ts';
-import { CHROMIUM, hasChromium, launchChromium } from './support/chromium.ts';
+import { chromiumForBlock, offlinePage } from './support/browser-page.ts';
+import { CHROMIUM, hasChromium } from './support/chromium.ts';
+import { inMemoryPglite } from './support/databases.ts';
 import { type InvoiceWithNotes, invoiceWithTwoNotes, noteWaitingForInvoice } from './support/credit-note-orders.ts';
-import { type Harness, startHarness } from './support/harness.ts';
+import { harnessForShop } from './support/harness.ts';
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
 const SHOP = 'tienda-notas-pagina.myshopify.com';
@@ -21,26 +22,16 @@ const WAIT = { timeout: 20_000 };
 if (!hasChromium) console.warn(`credit-notes-browser.test.ts: SKIPPED — ${CHROMIUM} not found`);
 
 describe.skipIf(!hasChromium)('credit notes in the admin page', () => {
-  let database: Database;
-  let h: Harness;
-  let browser: Browser;
+  const run = harnessForShop(inMemoryPglite, SHOP);
+  const chromium = chromiumForBlock();
   let refunded: InvoiceWithNotes;
   let waiting: Awaited<ReturnType<typeof noteWaitingForInvoice>>;
 
   beforeAll(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    database = await openDatabase({ kind: 'pglite', dataDir: undefined });
-    h = await startHarness({ database });
-    await h.installShop(SHOP);
-    refunded = await invoiceWithTwoNotes(h, database, SHOP, 5_970_000_000_001);
-    waiting = await noteWaitingForInvoice(h, database, SHOP, 5_970_000_000_002);
-    browser = await launchChromium();
+    refunded = await invoiceWithTwoNotes(run.h, run.database, SHOP, 5_970_000_000_001);
+    waiting = await noteWaitingForInvoice(run.h, run.database, SHOP, 5_970_000_000_002);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-    await database?.close();
-  });
 
   describe.each([1280, 390])('at %i px', (width) => {
     let page: Page;
@@ -51,14 +42,8 @@ describe.skipIf(!hasChromium)('credit notes in the admin page', () => {
     const rowKinds = () => page.locator('#invoice-table tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.kind));
 
     beforeAll(async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'es-PA', timezoneId: 'America/Panama' });
-      await context.route(
-        (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
-        (route) => route.abort('internetdisconnected'),
-      );
-      context.setDefaultTimeout(10_000);
-      page = await context.newPage();
-      await page.goto(`${h.app.url}/admin?shop=${SHOP}#/facturas`);
+      page = await offlinePage(chromium.browser, { viewport: { width, height: 900 } });
+      await page.goto(`${run.h.app.url}/admin?shop=${SHOP}#/facturas`);
     });
     afterAll(async () => page?.context().close());
 
@@ -180,19 +165,14 @@ describe.skipIf(!hasChromium)('credit notes in the admin page', () => {
   });
 
   it('Configuración sets the nature of the operation of credit notes, and keeps it when saving other settings', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-PA' });
-    await context.route(
-      (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
-      (route) => route.abort('internetdisconnected'),
-    );
-    const page = await context.newPage();
+    const page = await offlinePage(chromium.browser, { viewport: { width: 1280, height: 900 } });
     const field = '#field-mapping-creditNoteNatureOperation';
     const save = async () => {
       const saved = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT');
       await page.click('#save-settings');
       expect((await saved).status()).toBe(200);
     };
-    await page.goto(`${h.app.url}/admin?shop=${SHOP}#/configuracion`);
+    await page.goto(`${run.h.app.url}/admin?shop=${SHOP}#/configuracion`);
     await page.locator(field).waitFor(WAIT);
     expect(await page.locator(`label[for="${field.slice(1)}"]`).textContent()).toContain(
       'Naturaleza de la operación de las notas de crédito',
@@ -200,17 +180,17 @@ describe.skipIf(!hasChromium)('credit notes in the admin page', () => {
     expect(await page.inputValue(field)).toBe('11');
     await page.selectOption(field, '01');
     await save();
-    expect((await h.app.shops.get(SHOP))!.settings.mapping.creditNoteNatureOperation).toBe('01');
+    expect((await run.h.app.shops.get(SHOP))!.settings.mapping.creditNoteNatureOperation).toBe('01');
     await page.reload();
     await page.locator(field).waitFor(WAIT);
     expect(await page.inputValue(field)).toBe('01');
     await page.fill('#field-mapping-shippingDescription', 'Envío a domicilio');
     await save();
-    expect((await h.app.shops.get(SHOP))!.settings.mapping).toMatchObject({
+    expect((await run.h.app.shops.get(SHOP))!.settings.mapping).toMatchObject({
       creditNoteNatureOperation: '01',
       shippingDescription: 'Envío a domicilio',
     });
-    await context.close();
+    await page.context().close();
   });
 });
 

@@ -2,35 +2,22 @@
 // refunds/create bodies (test/fixtures/refunds/), the app issues each note through the pipeline after its invoice, the
 // sandbox gateway checks the note's rules and reference, and the order's credit_notes metafield lists them.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REFERENCE_FIELDS, type GatewayDocument } from '../mappers/gateway-document.ts';
-import type { Database } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import type { DocumentRow } from '../src/documents/store/index.ts';
 import { testDatabases } from './support/databases.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { harnessForShop, waitFor } from './support/harness.ts';
 import { type RefundFixture, readRefundFixture } from './support/refund-fixtures.ts';
 
 const SHOP = 'tienda-notas.myshopify.com';
 
 describe.each(testDatabases)('refunds to credit notes, end to end on $name', (target) => {
-  let database: Database;
-  let h: Harness;
-  let refundsAddress: string;
-
-  beforeAll(async () => {
-    database = await target.open();
-    h = await startHarness({ database });
-    await h.installShop(SHOP);
-    refundsAddress = `${h.app.url}/webhooks/refunds/create`;
-  });
-  afterAll(async () => {
-    await h?.close();
-    await database?.close();
-  });
+  const run = harnessForShop(target, SHOP);
+  const refundsAddress = () => `${run.h.app.url}/webhooks/refunds/create`;
 
   const rowsOf = (orderGid: string) =>
-    database.db
+    run.database.db
       .select()
       .from(documents)
       .where(and(eq(documents.shop, SHOP), eq(documents.orderGid, orderGid)));
@@ -51,7 +38,7 @@ describe.each(testDatabases)('refunds to credit notes, end to end on $name', (ta
 
   async function invoiced(name: RefundFixture): Promise<string> {
     const order = readRefundFixture(name, 'order');
-    await h.simulator.orderPaid(SHOP, order, h.webhookAddress);
+    await run.h.simulator.orderPaid(SHOP, order, run.h.webhookAddress);
     const gid = `gid://shopify/Order/${String(order['id'])}`;
     await completed(gid, 0);
     return gid;
@@ -85,14 +72,14 @@ describe.each(testDatabases)('refunds to credit notes, end to end on $name', (ta
   /** Send the same refund body three times at once, as Shopify's retries may: one note. */
   async function refundedThrice(name: RefundFixture): Promise<void> {
     const refund = readRefundFixture(name, 'refund');
-    const answers = await Promise.all([1, 2, 3].map(() => h.simulator.refundCreated(SHOP, refund, refundsAddress)));
+    const answers = await Promise.all([1, 2, 3].map(() => run.h.simulator.refundCreated(SHOP, refund, refundsAddress())));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(answers.map((a) => JSON.parse(a.body).outcome).sort()).toEqual(['duplicate', 'duplicate', 'stored']);
   }
 
   it('a full refund: one note for the whole invoice, to the cent, naming its CUFE; the invoice keeps its metafields', async () => {
     const gid = await invoiced('full-refund');
-    const before = Object.fromEntries(h.simulator.metafields(gid, SHOP).map((m) => [m.key, m.value]));
+    const before = Object.fromEntries(run.h.simulator.metafields(gid, SHOP).map((m) => [m.key, m.value]));
     await refundedThrice('full-refund');
     const { invoice, notes } = await completed(gid, 1);
     const [note] = notes;
@@ -101,19 +88,19 @@ describe.each(testDatabases)('refunds to credit notes, end to end on $name', (ta
     expect(totalOf(invoice)).toBe('71.32');
     expect(note!.totalCents).toBe(7132);
     expect(note!.fiscalNumber).toBe(1);
-    const fields = Object.fromEntries(h.simulator.metafields(gid, SHOP).map((m) => [m.key, m.value]));
+    const fields = Object.fromEntries(run.h.simulator.metafields(gid, SHOP).map((m) => [m.key, m.value]));
     expect(fields.cufe).toBe(before.cufe);
     expect(fields.fiscal_number).toBe(before.fiscal_number);
     expect(JSON.parse(fields.credit_notes!)).toEqual([
       {
         fiscal_number: '0000-001-0000000001',
         cufe: note!.cufe,
-        pdf_url: expect.stringMatching(new RegExp(`^${h.app.url}/invoices/[A-Za-z0-9_-]{32}\\.pdf$`)),
+        pdf_url: expect.stringMatching(new RegExp(`^${run.h.app.url}/invoices/[A-Za-z0-9_-]{32}\\.pdf$`)),
         amount: '71.32',
         refund_id: 'gid://shopify/Refund/9400000011011',
       },
     ]);
-    const issued = h.sandbox.gateway.documents().filter((d) => d.cufe === note!.cufe);
+    const issued = run.h.sandbox.gateway.documents().filter((d) => d.cufe === note!.cufe);
     expect(issued).toHaveLength(1);
     const pdf = await fetch(JSON.parse(fields.credit_notes!)[0].pdf_url);
     expect(pdf.headers.get('content-disposition')).toBe('inline; filename="nota-de-credito-0000-001-0000000001.pdf"');
@@ -135,7 +122,7 @@ describe.each(testDatabases)('refunds to credit notes, end to end on $name', (ta
     expect(notes.map(totalOf)).toEqual(['47.35', '40.18']);
     expect(notes.map((n) => n.totalCents).reduce((a, b) => a + b, 0)).toBe(8753);
     expect(totalOf(invoice)).toBe('87.53');
-    const listed = JSON.parse(h.simulator.metafields(gid, SHOP).find((m) => m.key === 'credit_notes')!.value) as {
+    const listed = JSON.parse(run.h.simulator.metafields(gid, SHOP).find((m) => m.key === 'credit_notes')!.value) as {
       amount: string;
       refund_id: string;
     }[];
@@ -168,8 +155,8 @@ describe.each(testDatabases)('refunds to credit notes, end to end on $name', (ta
     const early = { ...order, id, admin_graphql_api_id: `gid://shopify/Order/${id}`, name: '#9102' };
     const earlyRefund = { ...refund, id: 9_400_000_091_021, admin_graphql_api_id: 'gid://shopify/Refund/9400000091021', order_id: id };
     const gid = `gid://shopify/Order/${id}`;
-    h.simulator.setOrder(SHOP, early);
-    expect((await h.simulator.refundCreated(SHOP, earlyRefund, refundsAddress)).status).toBe(200);
+    run.h.simulator.setOrder(SHOP, early);
+    expect((await run.h.simulator.refundCreated(SHOP, earlyRefund, refundsAddress())).status).toBe(200);
     const waiting = await waitFor(
       async () => (await rowsOf(gid)).find((r) => r.kind === 'credit_note' && r.status === 'waiting'),
       20_000,
@@ -177,7 +164,7 @@ describe.each(testDatabases)('refunds to credit notes, end to end on $name', (ta
     );
     expect(waiting.lastError).toEqual({ key: 'waiting_for_invoice', params: { orderName: gid } });
     expect(waiting.fiscalNumber).toBeNull();
-    await h.simulator.orderPaid(SHOP, early, h.webhookAddress);
+    await run.h.simulator.orderPaid(SHOP, early, run.h.webhookAddress);
     const { invoice, notes } = await completed(gid, 1);
     expectReference(notes[0]!, invoice);
     expect(totalOf(notes[0]!)).toBe('40.18');

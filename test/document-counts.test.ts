@@ -8,8 +8,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, MIGRATIONS_DIR, rowsOf } from '../src/db/database.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR, rowsOf } from '../src/db/database.ts';
 import { documents, shops } from '../src/db/schema.ts';
 import type { DocumentStatus } from '../src/documents/document-state.ts';
 import {
@@ -24,6 +24,7 @@ import {
   updateLeased,
 } from '../src/documents/store/index.ts';
 import { mulberry32 } from '../src/seeded-random.ts';
+import { databaseForBlock } from './support/database-block.ts';
 import { testDatabases } from './support/databases.ts';
 import { newInvoice } from './support/documents.ts';
 
@@ -31,19 +32,11 @@ const SHOPS = ['tienda-a.myshopify.com', 'tienda-b.myshopify.com', 'tienda-c.mys
 const LEASE_MS = 60_000;
 
 describe.each(testDatabases)('document counters on $name', (target) => {
-  let database: Database;
+  const run = databaseForBlock(target, [documents, shops]);
   let order = 0;
 
-  beforeAll(async () => {
-    database = await target.open();
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
   beforeEach(async () => {
-    await database.db.delete(documents);
-    await database.db.delete(shops);
-    await database.db.insert(shops).values(SHOPS.map((shop) => ({ shop, enabled: true })));
+    await run.database.db.insert(shops).values(SHOPS.map((shop) => ({ shop, enabled: true })));
   });
 
   /** Deliveries of new orders (and one repeat, a duplicate that stores nothing), as the intake stores them. */
@@ -54,18 +47,18 @@ describe.each(testDatabases)('document counters on $name', (target) => {
       return { document: newInvoice({ shop, orderGid: `gid://shopify/Order/${n}`, orderName: `#${n}`, totalCents: 100 }), delivery };
     });
     const repeat = { ...items[0]!, delivery: { ...items[0]!.delivery, webhookId: `w-${order}-again` } };
-    return insertBatch(database.db, [...items, repeat]);
+    return insertBatch(run.database.db, [...items, repeat]);
   }
 
   async function exact() {
     const rows = rowsOf<{ shop: string; kind: string; status: string; step: string; n: number | string }>(
-      await database.db.execute(sql`select shop, kind, status, step, count(*) as n from documents group by 1, 2, 3, 4`),
+      await run.database.db.execute(sql`select shop, kind, status, step, count(*) as n from documents group by 1, 2, 3, 4`),
     );
     return rows.map((r) => `${r.shop} ${r.kind} ${r.status} ${r.step} ${Number(r.n)}`).sort();
   }
   async function counted() {
     const rows = rowsOf<{ shop: string; kind: string; status: string; step: string; n: number | string }>(
-      await database.db.execute(sql`select shop, kind, status, step, n from document_counts where n <> 0`),
+      await run.database.db.execute(sql`select shop, kind, status, step, n from document_counts where n <> 0`),
     );
     return rows.map((r) => `${r.shop} ${r.kind} ${r.status} ${r.step} ${Number(r.n)}`).sort();
   }
@@ -76,18 +69,18 @@ describe.each(testDatabases)('document counters on $name', (target) => {
     expect(await counted()).toEqual([`${SHOPS[0]} invoice pending send 6`, `${SHOPS[1]} invoice pending send 2`]);
 
     // Two shops share 8 places (4 each, 2 left unused by the second); the next claim takes the rest.
-    const claim = () => claimDue(database.db, { owner: 'w', limit: 8, leaseMs: LEASE_MS, shopLimit: 8, held: new Map() });
+    const claim = () => claimDue(run.database.db, { owner: 'w', limit: 8, leaseMs: LEASE_MS, shopLimit: 8, held: new Map() });
     const held = [...(await claim()), ...(await claim())];
     expect(held).toHaveLength(8);
     const a = held.filter((r) => r.shop === SHOPS[0]);
-    await updateLeased(database.db, a[0]!, 'w', LEASE_MS, { step: 'pdf' });
-    await finishLeased(database.db, a[1]!.id, 'w', { step: 'done', status: 'completed' });
-    await finishLeased(database.db, a[2]!.id, 'w', { status: 'failed' });
-    await finishLeased(database.db, a[3]!.id, 'w', { status: 'needs_attention' });
-    await discardLeased(database.db, a[4]!, 'w');
+    await updateLeased(run.database.db, a[0]!, 'w', LEASE_MS, { step: 'pdf' });
+    await finishLeased(run.database.db, a[1]!.id, 'w', { step: 'done', status: 'completed' });
+    await finishLeased(run.database.db, a[2]!.id, 'w', { status: 'failed' });
+    await finishLeased(run.database.db, a[3]!.id, 'w', { status: 'needs_attention' });
+    await discardLeased(run.database.db, a[4]!, 'w');
     // A lease lost: nothing changes, nothing is counted.
-    await finishLeased(database.db, a[5]!.id, 'someone-else', { status: 'failed' });
-    expect(await countByStatus(database.db, SHOPS[0]!)).toEqual({
+    await finishLeased(run.database.db, a[5]!.id, 'someone-else', { status: 'failed' });
+    expect(await countByStatus(run.database.db, SHOPS[0]!)).toEqual({
       all: 5,
       pending: 2,
       waiting: 0,
@@ -98,9 +91,9 @@ describe.each(testDatabases)('document counters on $name', (target) => {
     });
     expect(await counted()).toEqual(await exact());
 
-    expect(await retryDocuments(database.db, { shop: SHOPS[0]! })).toBe(2);
-    expect(await countByStatus(database.db, SHOPS[0]!)).toMatchObject({ all: 5, pending: 4, failed: 0, needs_attention: 0 });
-    expect(await countByKindStatusStep(database.db)).toEqual(
+    expect(await retryDocuments(run.database.db, { shop: SHOPS[0]! })).toBe(2);
+    expect(await countByStatus(run.database.db, SHOPS[0]!)).toMatchObject({ all: 5, pending: 4, failed: 0, needs_attention: 0 });
+    expect(await countByKindStatusStep(run.database.db)).toEqual(
       expect.arrayContaining([
         { kind: 'invoice', status: 'pending', step: 'send', n: 5 },
         { kind: 'invoice', status: 'pending', step: 'pdf', n: 1 },
@@ -108,13 +101,13 @@ describe.each(testDatabases)('document counters on $name', (target) => {
       ]),
     );
 
-    await deleteShopDocuments(database.db, SHOPS[0]!);
-    expect(await countByStatus(database.db, SHOPS[0]!)).toMatchObject({ all: 0, pending: 0, completed: 0 });
+    await deleteShopDocuments(run.database.db, SHOPS[0]!);
+    expect(await countByStatus(run.database.db, SHOPS[0]!)).toMatchObject({ all: 0, pending: 0, completed: 0 });
     expect(await counted()).toEqual([`${SHOPS[1]} invoice pending send 2`]);
     expect(await counted()).toEqual(await exact());
 
     // A statement that fails changes no counter.
-    await expect(database.db.update(documents).set({ status: 'nonsense' as DocumentStatus })).rejects.toThrow();
+    await expect(run.database.db.update(documents).set({ status: 'nonsense' as DocumentStatus })).rejects.toThrow();
     expect(await counted()).toEqual([`${SHOPS[1]} invoice pending send 2`]);
   });
 
@@ -130,18 +123,18 @@ describe.each(testDatabases)('document counters on $name', (target) => {
     let errors = 0;
     const worker = async (owner: string) => {
       for (let round = 0; round < 15; round++) {
-        const rows = await claimDue(database.db, { owner, limit: 6, leaseMs: LEASE_MS, shopLimit: 6, held: new Map() });
+        const rows = await claimDue(run.database.db, { owner, limit: 6, leaseMs: LEASE_MS, shopLimit: 6, held: new Map() });
         await Promise.all(
           rows.map(async (row) => {
             const ending = endings[Math.floor(random() * endings.length)]!;
-            if (ending.status === undefined) await updateLeased(database.db, row, owner, LEASE_MS, ending);
-            await finishLeased(database.db, row.id, owner, ending.status === undefined ? { nextAttemptAt: new Date() } : ending);
+            if (ending.status === undefined) await updateLeased(run.database.db, row, owner, LEASE_MS, ending);
+            await finishLeased(run.database.db, row.id, owner, ending.status === undefined ? { nextAttemptAt: new Date() } : ending);
           }),
         ).catch(() => errors++);
       }
     };
     const people = async () => {
-      for (let round = 0; round < 15; round++) await retryDocuments(database.db, {}).catch(() => errors++);
+      for (let round = 0; round < 15; round++) await retryDocuments(run.database.db, {}).catch(() => errors++);
     };
     const deliveries = async () => {
       for (let round = 0; round < 15; round++) await intake(SHOPS[round % SHOPS.length]!, 4).catch(() => errors++);
@@ -153,7 +146,7 @@ describe.each(testDatabases)('document counters on $name', (target) => {
     const totals = await exact();
     expect(totals.length).toBeGreaterThan(3);
     expect(await counted()).toEqual(totals);
-    const all = (await Promise.all(SHOPS.map((s) => countByStatus(database.db, s)))).reduce((sum, c) => sum + c.all, 0);
+    const all = (await Promise.all(SHOPS.map((s) => countByStatus(run.database.db, s)))).reduce((sum, c) => sum + c.all, 0);
     expect(all).toBe(30 + 15 * 4);
   });
 });

@@ -1,10 +1,10 @@
 // Claiming is fair between shops: every shop with due work gets its turn before any shop gets a second, within the
 // process's per-shop limit; and it stays exactly-once when many claimers run at once (SKIP LOCKED).
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { documents, shops } from '../src/db/schema.ts';
 import { claimDue } from '../src/documents/store/index.ts';
+import { databaseForBlock } from './support/database-block.ts';
 import { testDatabases } from './support/databases.ts';
 import { invoiceRow } from './support/documents.ts';
 
@@ -14,22 +14,11 @@ const SMALL_2 = 'tienda-chica-2.myshopify.com';
 const LEASE_MS = 60_000;
 
 describe.each(testDatabases)('fair claiming on $name', (target) => {
-  let database: Database;
+  const run = databaseForBlock(target, [documents, shops]);
   let seq = 0;
 
-  beforeAll(async () => {
-    database = await target.open();
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
-  beforeEach(async () => {
-    await database.db.delete(documents);
-    await database.db.delete(shops);
-  });
-
   const addShop = (shop: string, state: Partial<typeof shops.$inferInsert> = {}) =>
-    database.db.insert(shops).values({ shop, enabled: true, ...state });
+    run.database.db.insert(shops).values({ shop, enabled: true, ...state });
 
   /** `count` due documents of a shop, the first `ageSeconds` old and each next one a second younger. Their ids, oldest first. */
   async function addDue(shop: string, count: number, ageSeconds: number, values: Partial<typeof documents.$inferInsert> = {}) {
@@ -45,10 +34,10 @@ describe.each(testDatabases)('fair claiming on $name', (target) => {
         ...values,
       });
     });
-    const inserted = await database.db.insert(documents).values(rows).returning({ id: documents.id });
+    const inserted = await run.database.db.insert(documents).values(rows).returning({ id: documents.id });
     const ids = inserted.map((r) => r.id);
     for (const [i, id] of ids.entries())
-      await database.db
+      await run.database.db
         .update(documents)
         .set({ nextAttemptAt: sql`now() - ${ageSeconds - i} * interval '1 second'` })
         .where(eq(documents.id, id));
@@ -56,7 +45,7 @@ describe.each(testDatabases)('fair claiming on $name', (target) => {
   }
 
   const claim = (limit: number, held: Record<string, number> = {}, shopLimit = 8) =>
-    claimDue(database.db, { owner: 'worker-1', limit, leaseMs: LEASE_MS, shopLimit, held: new Map(Object.entries(held)) });
+    claimDue(run.database.db, { owner: 'worker-1', limit, leaseMs: LEASE_MS, shopLimit, held: new Map(Object.entries(held)) });
 
   const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
 
@@ -119,7 +108,7 @@ describe.each(testDatabases)('fair claiming on $name', (target) => {
       Array.from({ length: 6 }, async (_, w) => {
         const owner = `worker-${w}`;
         for (let idle = 0; claimedBy.size < all.length && idle < 50;) {
-          const rows = await claimDue(database.db, { owner, limit: 7, leaseMs: LEASE_MS, shopLimit: 100, held: new Map() });
+          const rows = await claimDue(run.database.db, { owner, limit: 7, leaseMs: LEASE_MS, shopLimit: 100, held: new Map() });
           idle = rows.length === 0 ? idle + 1 : 0;
           for (const r of rows) {
             if (claimedBy.has(r.id)) duplicates++;
@@ -131,7 +120,7 @@ describe.each(testDatabases)('fair claiming on $name', (target) => {
     expect(duplicates).toBe(0);
     expect([...claimedBy.keys()].sort()).toEqual([...all].sort());
     // Each row's lease is its one claimer's.
-    const leased = await database.db.select({ id: documents.id, owner: documents.leaseOwner }).from(documents);
+    const leased = await run.database.db.select({ id: documents.id, owner: documents.leaseOwner }).from(documents);
     expect(leased.every((r) => claimedBy.get(r.id) === r.owner)).toBe(true);
   });
 });

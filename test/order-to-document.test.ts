@@ -6,11 +6,22 @@ import { describe, expect, it } from 'vitest';
 import { type MappingSettingsInput, mappingSettingsSchema } from '../mappers/mapping-settings.ts';
 import { cents } from '../mappers/money.ts';
 import { panamaDateTime } from '../mappers/document-numbering.ts';
-import { needsTransactions } from '../mappers/order-to-document.ts';
+import { type OrderTransaction, needsTransactions } from '../mappers/order-to-document.ts';
+import type { ShopifyOrder } from '../mappers/shopify-order.ts';
 import type { ClientBlock, GatewayDocument, GatewayItem } from '../mappers/gateway-document.ts';
 import { brokenInvariants } from './support/document-invariants.ts';
-import { ORDER_FIXTURES_DIR, loadOrder, loadTransactions, mapFixture, orderFixtureNames, documentFor } from './support/order-fixtures.ts';
+import {
+  type DocumentResult,
+  FIXTURE_NOW,
+  ORDER_FIXTURES_DIR,
+  loadOrder,
+  loadTransactions,
+  mapFixture,
+  orderFixtureNames,
+  documentFor,
+} from './support/order-fixtures.ts';
 import { withTexts } from './support/documents.ts';
+import { DEFAULT_CODES, type Totals, totalsOf } from './support/expected-documents.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Expected-document builders: they only arrange literal values.
@@ -35,13 +46,6 @@ function item(
   return { description, code, amount, priceUnit, priceUnitDiscount, priceItem, rateITBMS, valueITBMS, totalValue };
 }
 
-interface Totals {
-  net: string;
-  itbms: string;
-  total: string;
-  payments: [form: string, amount: string][];
-}
-
 function document(client: ClientBlock, listItems: GatewayItem[], t: Totals, fiscalNumber = '0000000001'): GatewayDocument {
   return {
     codeBranchIssuer: '0000',
@@ -52,29 +56,26 @@ function document(client: ClientBlock, listItems: GatewayItem[], t: Totals, fisc
       pointBillingFiscal: '001',
       dateBroadcast: '2026-11-20T10:30:00-05:00',
       natureOperation: '01',
-      typeOperation: '1',
-      destinationOperation: '1',
-      formatCAFE: '3',
-      deliveryCAFE: '3',
-      shippingContainer: '1',
-      processGeneration: '1',
-      typeSale: '1',
+      ...DEFAULT_CODES,
       client,
     },
     listItems,
-    totalsSubTotals: {
-      totalPriceNet: t.net,
-      totalITBMS: t.itbms,
-      totalISC: '0.00',
-      totalAmountTaxed: t.itbms,
-      totalInvoice: t.total,
-      totalValueReceived: t.total,
-      timePayment: '1',
-      nroItems: String(listItems.length),
-      totalAllItems: t.total,
-      listFormPayment: t.payments.map(([formPaymentInvoice, valueFeePaid]) => ({ formPaymentInvoice, valueFeePaid })),
-    },
+    totalsSubTotals: totalsOf(listItems, t),
   };
+}
+
+/** `order` as a shop's first invoice (branch 0000, point 001, number 1) at the fixtures' moment; default settings. */
+function firstDocumentOf(
+  order: ShopifyOrder,
+  o: { settings?: MappingSettingsInput; transactions?: OrderTransaction[] } = {},
+): DocumentResult {
+  return documentFor({
+    order,
+    settings: mappingSettingsSchema.parse(o.settings ?? {}),
+    ...(o.transactions ? { transactions: o.transactions } : {}),
+    numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
+    now: FIXTURE_NOW,
+  });
 }
 
 function mapped(name: string, settings: MappingSettingsInput = {}): GatewayDocument {
@@ -443,12 +444,7 @@ describe('orderToDocument problems on fixture orders', () => {
   it('several gateways without their transactions', () => {
     expect(needsTransactions(loadOrder('several-gateways'))).toBe(true);
     expect(needsTransactions(loadOrder('tax-exclusive'))).toBe(false);
-    const result = documentFor({
-      order: loadOrder('several-gateways'),
-      settings: mappingSettingsSchema.parse({}),
-      numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
-      now: new Date('2026-11-20T15:30:00Z'),
-    });
+    const result = firstDocumentOf(loadOrder('several-gateways'));
     expect(withTexts(result)).toEqual({
       ok: false,
       problems: [
@@ -466,13 +462,7 @@ describe('orderToDocument problems on fixture orders', () => {
 
   it('transactions that do not add up to the order total', () => {
     const transactions = loadTransactions('several-gateways')!.slice(0, 1);
-    const result = documentFor({
-      order: loadOrder('several-gateways'),
-      settings: mappingSettingsSchema.parse({}),
-      transactions,
-      numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
-      now: new Date('2026-11-20T15:30:00Z'),
-    });
+    const result = firstDocumentOf(loadOrder('several-gateways'), { transactions });
     expect(result.ok).toBe(false);
     expect(!result.ok && withTexts(result.problems).map((p) => [p.code, p.message])).toEqual([
       [
@@ -483,13 +473,7 @@ describe('orderToDocument problems on fixture orders', () => {
   });
 
   it('an order whose total does not match its lines is not invoiced (never a wrong invoice)', () => {
-    const order = { ...loadOrder('tax-exclusive'), totalPrice: cents(10_594) };
-    const result = documentFor({
-      order,
-      settings: mappingSettingsSchema.parse({}),
-      numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
-      now: new Date(),
-    });
+    const result = firstDocumentOf({ ...loadOrder('tax-exclusive'), totalPrice: cents(10_594) });
     expect(withTexts(!result.ok && result.problems)).toEqual([
       expect.objectContaining({
         code: 'total_mismatch',
@@ -502,12 +486,7 @@ describe('orderToDocument problems on fixture orders', () => {
   it('an order of gift cards only has nothing to invoice', () => {
     const base = loadOrder('gift-card-line');
     const order = { ...base, lineItems: base.lineItems.filter((l) => l.giftCard), totalPrice: cents(2500), totalTax: cents(0) };
-    const result = documentFor({
-      order,
-      settings: mappingSettingsSchema.parse({}),
-      numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
-      now: new Date(),
-    });
+    const result = firstDocumentOf(order);
     expect(!result.ok && result.problems.map((p) => p.code)).toEqual(['nothing_to_invoice']);
   });
 
@@ -520,12 +499,7 @@ describe('orderToDocument problems on fixture orders', () => {
       cashRoundingAdjustment: cents(-2),
       shippingAddress: { ...base.billingAddress!, countryCode: 'CR' },
     };
-    const result = documentFor({
-      order,
-      settings: mappingSettingsSchema.parse({}),
-      numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
-      now: new Date(),
-    });
+    const result = firstDocumentOf(order);
     expect(!result.ok && result.problems.map((p) => [p.code, p.path])).toEqual([
       ['duties_not_supported', 'current_total_duties_set'],
       ['additional_fees_not_supported', 'current_total_additional_fees_set'],
@@ -560,14 +534,10 @@ describe('orderToDocument inputs', () => {
   });
 
   it('an unknown gateway gets the default payment form', () => {
-    const order = { ...loadOrder('tax-exclusive'), paymentGatewayNames: ['Tilopay'] };
-    const settings = mappingSettingsSchema.parse({ defaultPaymentForm: '99' });
-    const result = documentFor({
-      order,
-      settings,
-      numbering: { branchCode: '0000', billingPoint: '001', fiscalNumber: 1 },
-      now: new Date(),
-    });
+    const result = firstDocumentOf(
+      { ...loadOrder('tax-exclusive'), paymentGatewayNames: ['Tilopay'] },
+      { settings: { defaultPaymentForm: '99' } },
+    );
     expect(result.ok && result.document.totalsSubTotals.listFormPayment).toEqual([{ formPaymentInvoice: '99', valueFeePaid: '105.93' }]);
   });
 

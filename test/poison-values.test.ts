@@ -58,21 +58,12 @@ describe.each(testDatabases)('poison values on $name', (target) => {
     expect(sequence?.nextNumber).toBe(41);
 
     // Privacy requests for the shop read the stored orders without failing.
-    const compliance = `${run.h.app.url}/webhooks/compliance`;
+    const privacy = (topic: string, payload: object) =>
+      run.h.simulator.sendWebhook({ address: `${run.h.app.url}/webhooks/compliance`, topic, shop: SHOP, payload });
     const customer = { id: BASE + 12, email: 'ana.perez@example.com' };
-    const report = await run.h.simulator.sendWebhook({
-      address: compliance,
-      topic: 'customers/data_request',
-      shop: SHOP,
-      payload: { shop_domain: SHOP, customer, orders_requested: [BASE + 5] },
-    });
+    const report = await privacy('customers/data_request', { shop_domain: SHOP, customer, orders_requested: [BASE + 5] });
     expect(report.status).toBe(200);
-    const redact = await run.h.simulator.sendWebhook({
-      address: compliance,
-      topic: 'customers/redact',
-      shop: SHOP,
-      payload: { shop_domain: SHOP, customer, orders_to_redact: [BASE + 11] },
-    });
+    const redact = await privacy('customers/redact', { shop_domain: SHOP, customer, orders_to_redact: [BASE + 11] });
     expect(redact.status).toBe(200);
   }, 120_000);
 });

@@ -7,13 +7,12 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_FIELDS, type GatewayDocument } from '../mappers/gateway-document.ts';
-import type { CliIo, OpenContext } from '../src/cli/cli-context.ts';
-import { runInvoices } from '../src/cli/invoices-command.ts';
 import { documents } from '../src/db/schema.ts';
 import type { DocumentRow } from '../src/documents/store/index.ts';
 import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from './support/client-fixtures.ts';
 import { testDatabases } from './support/databases.ts';
 import { harnessForShop, waitFor } from './support/harness.ts';
+import { invoicesCli } from './support/harness-cli.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
 const SHOP = 'tienda-reemision.myshopify.com';
@@ -94,22 +93,7 @@ describe.each(testDatabases)('re-issuing an invoice to the right buyer on $name'
 
   it('through the CLI, and refused for what cannot be replaced', async () => {
     const { gid, invoice } = await wrongBuyer(6_700_000_000_002);
-    const open: OpenContext = async () => ({
-      config: run.h.app.config,
-      logger: run.h.app.logger,
-      database: run.h.app.database,
-      box: run.h.app.box,
-      shops: run.h.app.shops,
-      sessions: run.h.app.sessions,
-      newKeyFile: undefined,
-      close: async () => {},
-    });
-    const cli = async (...args: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const io: CliIo = { out: (l) => out.push(l), err: (l) => err.push(l), stdin: async () => '' };
-      return { code: await runInvoices(args, io, open), out, err };
-    };
+    const cli = invoicesCli(run.h);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reinvoice-'));
     try {
       const file = path.join(dir, 'client.json');

@@ -311,8 +311,7 @@ describe('refunds stored on their order', () => {
 
 describe('refunds/create webhooks', () => {
   it('refundCreated stores the refund and sends it signed, as orderPaid sends orders/paid; a redelivery keeps one copy', async () => {
-    const receiver = await webhookReceiver();
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers);
     const order = fixture('partial-line.order');
     const refund: RestRefund = fixture('partial-line.refund');
     await sim.orderPaid(SHOP, order, receiver.address);

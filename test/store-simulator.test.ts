@@ -64,8 +64,7 @@ afterEach(async () => {
 
 describe('webhooks', () => {
   it('signs orders/paid like Shopify: shopify-api validate() accepts it and sees every header', async () => {
-    const receiver = await webhookReceiver();
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers);
     const order = restOrder(5_900_000_000_001);
 
     const result = await sim.orderPaid(SHOP, order, receiver.address, {
@@ -104,8 +103,7 @@ describe('webhooks', () => {
   });
 
   it('signs a string payload byte for byte (big ids and accents survive)', async () => {
-    const receiver = await webhookReceiver();
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers);
     const payload = '{"id":820982911946154508,"name":"#1001","note":"Panamá ñ €"}';
 
     const result = await sim.sendWebhook({ address: receiver.address, topic: 'orders/paid', shop: SHOP, payload });
@@ -116,8 +114,7 @@ describe('webhooks', () => {
   });
 
   it('a delivery signed with another secret fails validation with invalid_hmac (401)', async () => {
-    const receiver = await webhookReceiver();
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers);
 
     const result = await sim.sendWebhook({
       address: receiver.address,
@@ -132,8 +129,7 @@ describe('webhooks', () => {
   });
 
   it('can leave a required header out (the app should answer 400)', async () => {
-    const receiver = await webhookReceiver();
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers);
 
     const result = await sim.sendWebhook({
       address: receiver.address,
@@ -152,8 +148,7 @@ describe('webhooks', () => {
   });
 
   it('retries on non-2xx with the same payload and ids, recording each try', async () => {
-    const receiver = await webhookReceiver((n) => ({ status: n <= 2 ? 500 : 200 }));
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers, (n) => ({ status: n <= 2 ? 500 : 200 }));
     const payload = restOrder(5_900_000_000_003);
 
     const outcome = await sim.deliverWithRetries(
@@ -173,8 +168,7 @@ describe('webhooks', () => {
   });
 
   it('an answer slower than the timeout is a failed try; gives up after the retries', async () => {
-    const slow = await webhookReceiver((n) => ({ status: 200, delayMs: n === 1 ? 500 : 0 }));
-    closers.push(slow.close);
+    const slow = await webhookReceiver(closers, (n) => ({ status: 200, delayMs: n === 1 ? 500 : 0 }));
     const outcome = await sim.deliverWithRetries(
       { address: slow.address, topic: 'orders/paid', shop: SHOP, payload: {} },
       { retries: 3, timeoutMs: 150 },
@@ -188,8 +182,7 @@ describe('webhooks', () => {
     // The app still received (and processed) the abandoned first try: a duplicate to absorb.
     expect(slow.received).toHaveLength(2);
 
-    const failing = await webhookReceiver(() => ({ status: 503 }));
-    closers.push(failing.close);
+    const failing = await webhookReceiver(closers, () => ({ status: 503 }));
     const gaveUp = await sim.deliverWithRetries(
       { address: failing.address, topic: 'orders/paid', shop: SHOP, payload: {} },
       { retries: 2 },
@@ -782,8 +775,7 @@ describe('control API (opt-in, for the demo driver in another process)', () => {
   it('registers orders, sends orders/paid, reads metafields and sets faults over HTTP; off by default', async () => {
     expect((await fetch(`${sim.origin}/_simulator/calls`)).status).toBe(404);
     const ctl = await startSim({ controlApi: true });
-    const receiver = await webhookReceiver();
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers);
     const post = (path: string, body: unknown, method = 'POST') =>
       fetch(`${ctl.origin}/_simulator/${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const order = restOrder(5_900_000_000_040);
@@ -817,8 +809,7 @@ describe('control API (opt-in, for the demo driver in another process)', () => {
 
   it("edits orders, stores and sends refunds, sets the buyer's data over HTTP; bad input is a 400 naming the problem", async () => {
     const ctl = await startSim({ controlApi: true });
-    const receiver = await webhookReceiver();
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers);
     const send = async (method: string, path: string, body: unknown) => {
       const res = await fetch(`${ctl.origin}/_simulator/${path}`, {
         method,
@@ -901,8 +892,7 @@ describe('control API (opt-in, for the demo driver in another process)', () => {
 
   it('refunds an order as a merchant would (the demo driver): the body computed, stored and sent; a refund Shopify would refuse is a 400', async () => {
     const ctl = await startSim({ controlApi: true });
-    const receiver = await webhookReceiver();
-    closers.push(receiver.close);
+    const receiver = await webhookReceiver(closers);
     const send = async (body: unknown) => {
       const res = await fetch(`${ctl.origin}/_simulator/orders/refund`, {
         method: 'POST',

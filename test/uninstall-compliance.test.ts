@@ -1,9 +1,8 @@
 // app/uninstalled and the three privacy topics, signed by the store simulator and sent over HTTP:
 // 401 for a bad signature, what each one stores, changes and deletes.
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseShopifyOrder } from '../mappers/shopify-order.ts';
-import type { Database } from '../src/db/database.ts';
 import {
   complianceRequests,
   fiscalSequences,
@@ -18,7 +17,7 @@ import type { GatewayDocument } from '../mappers/gateway-document.ts';
 import { findDocument as getInvoice } from '../src/documents/store/index.ts';
 import { invoiceRow } from './support/documents.ts';
 import { testDatabases } from './support/databases.ts';
-import { type Harness, startHarness, waitFor } from './support/harness.ts';
+import { harnessForShop, waitFor } from './support/harness.ts';
 import { installViaOAuth } from './support/oauth-install.ts';
 import { makePaidOrder } from './support/order-factory.ts';
 
@@ -94,24 +93,23 @@ function orderOf(id: number, buyer: Buyer): Record<string, unknown> {
 const gidOf = (id: number) => `gid://shopify/Order/${id}`;
 
 describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target) => {
-  let database: Database;
-  let h: Harness;
-  let address: (path: string) => string;
+  const run = harnessForShop(target, SHOP, OTHER);
+  const address = (path: string) => `${run.h.app.url}${path}`;
 
   const invoiceOf = async (orderId: number) => {
-    const [row] = await database.db
+    const [row] = await run.database.db
       .select()
       .from(documents)
       .where(eq(documents.orderGid, gidOf(orderId)));
     return row!;
   };
   const send = (path: string, topic: string, payload: object | string, extra: Record<string, unknown> = {}) =>
-    h.simulator.sendWebhook({ address: address(path), topic, shop: SHOP, payload, ...extra });
+    run.h.simulator.sendWebhook({ address: address(path), topic, shop: SHOP, payload, ...extra });
   /** Row counts of every table for a shop. */
   const countsFor = async (shop: string) => {
     const n = sql<number>`count(*)::int`;
     const one = async (rows: Promise<{ n: number }[]>) => Number((await rows)[0]?.n ?? 0);
-    const db = database.db;
+    const db = run.database.db;
     return {
       invoices: await one(db.select({ n }).from(documents).where(eq(documents.shop, shop))),
       documentPdfs: await one(
@@ -127,24 +125,18 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
   };
 
   beforeAll(async () => {
-    database = await target.open();
-    h = await startHarness({ database });
-    address = (path) => `${h.app.url}${path}`;
-    await h.installShop(SHOP);
-    await h.installShop(OTHER);
-
     for (const [id, buyer, shop] of [
       [5_900_000_000_501, ANA, SHOP],
       [5_900_000_000_502, ANA, SHOP],
       [5_900_000_000_601, LUIS, SHOP],
       [5_900_000_000_701, ANA, OTHER],
     ] as const) {
-      const delivery = await h.simulator.orderPaid(shop, orderOf(id, buyer), h.webhookAddress);
+      const delivery = await run.h.simulator.orderPaid(shop, orderOf(id, buyer), run.h.webhookAddress);
       expect(delivery.status).toBe(200);
     }
     await waitFor(
       async () => {
-        const rows = await database.db.select({ status: documents.status }).from(documents);
+        const rows = await run.database.db.select({ status: documents.status }).from(documents);
         return rows.length === 4 && rows.every((r) => r.status === 'completed');
       },
       30_000,
@@ -154,7 +146,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     // An attempt the gateway rejected (109) for Ana: its document was sent but never authorized.
     const authorized = await invoiceOf(5_900_000_000_501);
     const rejectedDocument = structuredClone(authorized.document) as GatewayDocument;
-    const [rejected] = await database.db
+    const [rejected] = await run.database.db
       .insert(documents)
       .values(
         invoiceRow({
@@ -171,7 +163,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
         }),
       )
       .returning();
-    await database.db.insert(gatewayCalls).values({
+    await run.database.db.insert(gatewayCalls).values({
       documentId: rejected!.id,
       shop: SHOP,
       operation: 'SendDocument',
@@ -181,10 +173,6 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
       request: { GW_Token: '[redacted]', document: rejectedDocument },
       response: { code: '109' },
     });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await database?.close();
   });
 
   it('every topic answers 401 to a body not signed with the app secret, and changes nothing', async () => {
@@ -225,7 +213,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     expect((await send('/webhooks/compliance', 'app/uninstalled', { id: 1 })).status).toBe(400);
 
     expect(await countsFor(SHOP)).toEqual(before);
-    expect((await h.app.shops.get(SHOP))?.installed).toBe(true);
+    expect((await run.h.app.shops.get(SHOP))?.installed).toBe(true);
   });
 
   it('a signed body about another shop than the header says is refused', async () => {
@@ -246,7 +234,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ outcome: 'recorded', invoices: 3 });
 
-    const [record] = await database.db.select().from(complianceRequests).where(eq(complianceRequests.topic, 'customers/data_request'));
+    const [record] = await run.database.db.select().from(complianceRequests).where(eq(complianceRequests.topic, 'customers/data_request'));
     expect(record?.shop).toBe(SHOP);
     expect(record?.payload).toEqual({
       shop_id: '954889',
@@ -348,7 +336,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     expect(client).not.toHaveProperty('businessName');
     expect(client).not.toHaveProperty('email1');
     // Stored gateway requests no longer repeat the customer's data.
-    const calls = await database.db
+    const calls = await run.database.db
       .select({ request: gatewayCalls.request })
       .from(gatewayCalls)
       .innerJoin(documents, eq(documents.id, gatewayCalls.documentId))
@@ -364,7 +352,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     expect(JSON.stringify((await invoiceOf(5_900_000_000_701)).snapshot)).toContain(ANA.email);
 
     // The earlier data report repeated Ana's data: gone. The redact record names her by id only.
-    const records = await database.db.select().from(complianceRequests).where(eq(complianceRequests.shop, SHOP));
+    const records = await run.database.db.select().from(complianceRequests).where(eq(complianceRequests.shop, SHOP));
     expect(records.map((r) => r.topic)).toEqual(['customers/redact']);
     expect(records[0]?.payload).toEqual({
       shop_id: '954889',
@@ -384,7 +372,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     });
     expect(replayed.status).toBe(400);
     expect(JSON.parse(replayed.body)).toEqual({ error: 'myshopify_domain in the body does not match the X-Shopify-Shop-Domain header' });
-    expect((await h.app.shops.get(SHOP))?.installed).toBe(true);
+    expect((await run.h.app.shops.get(SHOP))?.installed).toBe(true);
 
     const result = await send('/webhooks/app/uninstalled', 'app/uninstalled', {
       id: 954889,
@@ -395,30 +383,30 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ outcome: 'uninstalled' });
 
-    expect(await database.db.select().from(sessions).where(eq(sessions.shop, SHOP))).toEqual([]);
-    const shop = await h.app.shops.get(SHOP);
+    expect(await run.database.db.select().from(sessions).where(eq(sessions.shop, SHOP))).toEqual([]);
+    const shop = await run.h.app.shops.get(SHOP);
     expect(shop).toMatchObject({ installed: false, enabled: false });
-    const [row] = await database.db.select({ uninstalledAt: shops.uninstalledAt }).from(shops).where(eq(shops.shop, SHOP));
+    const [row] = await run.database.db.select({ uninstalledAt: shops.uninstalledAt }).from(shops).where(eq(shops.shop, SHOP));
     expect(row?.uninstalledAt).toBeInstanceOf(Date);
 
-    const invoice = await getInvoice(database.db, (await invoiceOf(5_900_000_000_601)).id);
+    const invoice = await getInvoice(run.database.db, (await invoiceOf(5_900_000_000_601)).id);
     expect(invoice).toMatchObject({ status: 'completed', step: 'done', orderName: '#601' });
     expect(invoice?.cufe).toMatch(/^FE01/);
     expect((await countsFor(SHOP)).invoices).toBe(4);
 
-    const after = await h.simulator.orderPaid(SHOP, orderOf(5_900_000_000_801, LUIS), h.webhookAddress);
+    const after = await run.h.simulator.orderPaid(SHOP, orderOf(5_900_000_000_801, LUIS), run.h.webhookAddress);
     expect(JSON.parse(after.body)).toEqual({ outcome: 'shop_not_installed' });
-    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.shop, SHOP));
+    const deliveries = await run.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.shop, SHOP));
     expect(deliveries.filter((d) => d.topic === 'app/uninstalled').map((d) => d.outcome)).toEqual(['uninstalled']);
 
     // The other shop is not affected.
-    expect(await h.app.shops.get(OTHER)).toMatchObject({ installed: true, enabled: true });
+    expect(await run.h.app.shops.get(OTHER)).toMatchObject({ installed: true, enabled: true });
   });
 
   it("shop/redact after a reinstall deletes nothing; after the uninstall it deletes all the shop's data", async () => {
     // Reinstalled by OAuth: installed again, disabled until the merchant enables it; the numbering is kept.
-    expect((await installViaOAuth(h.app.url, SHOP)).status).toBe(302);
-    expect(await h.app.shops.get(SHOP)).toMatchObject({ installed: true, enabled: false });
+    expect((await installViaOAuth(run.h.app.url, SHOP)).status).toBe(302);
+    expect(await run.h.app.shops.get(SHOP)).toMatchObject({ installed: true, enabled: false });
     const stale = await send('/webhooks/compliance', 'shop/redact', { shop_id: 954889, shop_domain: SHOP });
     expect(JSON.parse(stale.body)).toEqual({ outcome: 'skipped', reason: 'the shop has the app installed again; nothing was deleted' });
     expect((await countsFor(SHOP)).invoices).toBe(4);
@@ -453,22 +441,22 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
       // Only the record that the shop's data was deleted.
       complianceRequests: 1,
     });
-    const [record] = await database.db.select().from(complianceRequests).where(eq(complianceRequests.shop, SHOP));
+    const [record] = await run.database.db.select().from(complianceRequests).where(eq(complianceRequests.shop, SHOP));
     expect(record).toMatchObject({ topic: 'shop/redact', payload: { shop_id: '954889', shop_domain: SHOP } });
     expect(await countsFor(OTHER)).toEqual(otherBefore);
-    expect((await database.db.select().from(fiscalSequences).where(eq(fiscalSequences.shop, OTHER))).length).toBe(1);
+    expect((await run.database.db.select().from(fiscalSequences).where(eq(fiscalSequences.shop, OTHER))).length).toBe(1);
   });
 
   it("keeps Shopify's large ids exact (beyond 2^53)", async () => {
     const raw = `{"shop_id":1,"shop_domain":"${OTHER}","orders_requested":[820982911946154508],"customer":{"id":115310627314723954,"email":null,"phone":null},"data_request":{"id":1}}`;
-    const result = await h.simulator.sendWebhook({
+    const result = await run.h.simulator.sendWebhook({
       address: address('/webhooks/compliance'),
       topic: 'customers/data_request',
       shop: OTHER,
       payload: raw,
     });
     expect(result.status).toBe(200);
-    const [record] = await database.db
+    const [record] = await run.database.db
       .select()
       .from(complianceRequests)
       .where(and(eq(complianceRequests.shop, OTHER), eq(complianceRequests.topic, 'customers/data_request')));

@@ -12,8 +12,11 @@ export interface TestDatabaseTarget {
 
 const pgUrl = testDatabaseUrl();
 
+/** In-memory PGlite: the one database of the tests that need not run on both. */
+export const inMemoryPglite: TestDatabaseTarget = { name: 'pglite', open: () => openDatabase({ kind: 'pglite', dataDir: undefined }) };
+
 export const testDatabases: TestDatabaseTarget[] = [
-  { name: 'pglite', open: () => openDatabase({ kind: 'pglite', dataDir: undefined }) },
+  inMemoryPglite,
   ...(pgUrl ? [{ name: 'postgres' as const, open: () => openFreshPostgres(pgUrl) }] : []),
 ];
 

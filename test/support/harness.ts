@@ -27,17 +27,26 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** What a describe block's harness gives its tests once its beforeAll has run. */
+export interface HarnessRun {
+  readonly h: Harness;
+  readonly database: Database;
+}
+
 /**
- * The usual setup of a describe block: a fresh database from `target`, the app, sandbox and store simulator on it,
- * `shop` installed; started before the block's tests, closed after them. Its tests read `h` and `database`.
+ * The usual setup of a describe block: a fresh database from `target`, the app, sandbox and store simulator on it
+ * (`options()`, read when the block starts, so it may use what an earlier beforeAll started); started before the
+ * block's tests, closed after them. Its tests read `h` and `database`.
  */
-export function harnessForShop(target: { open(): Promise<Database> }, shop: string): { readonly h: Harness; readonly database: Database } {
+export function harnessFor(
+  target: { open(): Promise<Database> },
+  options: () => Omit<HarnessOptions, 'database'> = () => ({}),
+): HarnessRun {
   let database: Database | undefined;
   let h: Harness | undefined;
   beforeAll(async () => {
     database = await target.open();
-    h = await startHarness({ database });
-    await h.installShop(shop);
+    h = await startHarness({ ...options(), database });
   });
   afterAll(async () => {
     await h?.close();
@@ -53,6 +62,15 @@ export function harnessForShop(target: { open(): Promise<Database> }, shop: stri
       return database;
     },
   };
+}
+
+/** harnessFor with these shops installed (OAuth done, settings saved and enabled) before the block's tests. */
+export function harnessForShop(target: { open(): Promise<Database> }, ...shops: [string, ...string[]]): HarnessRun {
+  const run = harnessFor(target);
+  beforeAll(async () => {
+    for (const shop of shops) await run.h.installShop(shop);
+  });
+  return run;
 }
 
 export interface HarnessOptions {

@@ -99,8 +99,11 @@ export interface Received {
   check: Awaited<ReturnType<typeof shopify.webhooks.validate>>;
 }
 
-/** The webhook endpoint as the reference recommends: raw text body → validate → 401/400/200. */
-export async function webhookReceiver(answer: (n: number) => { status: number; delayMs?: number } = () => ({ status: 200 })) {
+/** The webhook endpoint as the reference recommends: raw text body → validate → 401/400/200; closed with `closers`. */
+export async function webhookReceiver(
+  closers: (() => Promise<void>)[],
+  answer: (n: number) => { status: number; delayMs?: number } = () => ({ status: 200 }),
+) {
   const received: Received[] = [];
   const app = express();
   app.post('/webhooks', express.text({ type: '*/*', limit: '5mb' }), async (req, res) => {
@@ -116,5 +119,6 @@ export async function webhookReceiver(answer: (n: number) => { status: number; d
     res.status(status).send(status === 200 ? 'ok' : 'fail');
   });
   const server = await listen(app);
+  closers.push(server.close);
   return { ...server, address: `${server.origin}/webhooks`, received };
 }

@@ -7,15 +7,15 @@ import { type LineSpec, type OrderSpec, buildOrder } from './shopify-order-build
 
 const dir = path.join(import.meta.dirname, '..', 'fixtures', 'orders');
 const write = (name: string, value: unknown) => writeFileSync(`${dir}/${name}`, JSON.stringify(value, null, 2) + '\n');
-const ana = { firstName: 'Ana', lastName: 'Pérez' };
+/** The buyer of most fixtures, and her e-mail. */
+const ana = { customer: { firstName: 'Ana', lastName: 'Pérez' }, email: 'ana.perez@example.com' };
 
 const specs: Record<string, OrderSpec> = {
   'tax-exclusive': {
     id: 5900000010001,
     orderNumber: 1101,
     taxesIncluded: false,
-    customer: ana,
-    email: 'ana.perez@example.com',
+    ...ana,
     billingAddress: {
       firstName: 'Ana',
       lastName: 'Pérez',
@@ -169,8 +169,7 @@ const specs: Record<string, OrderSpec> = {
     id: 5900000010011,
     orderNumber: 1111,
     taxesIncluded: false,
-    customer: ana,
-    email: 'ana.perez@example.com',
+    ...ana,
     lines: [
       { title: 'Audífonos inalámbricos', sku: 'AUD-INA-01', price: 4999, quantity: 1, taxRates: ['0.08'], taxTitles: ['IVA'] },
       { title: 'Funda protectora', sku: 'FUN-PRO-01', price: 899, quantity: 2, taxRates: ['0.07'] },
@@ -191,8 +190,7 @@ const specs: Record<string, OrderSpec> = {
     id: 5900000010014,
     orderNumber: 1114,
     taxesIncluded: false,
-    customer: ana,
-    email: 'ana.perez@example.com',
+    ...ana,
     lines: [
       { title: 'Vela aromática', sku: 'VEL-ARO-01', price: 1100, quantity: 2, taxRates: ['0.07'] },
       { title: 'Portavelas de vidrio', sku: 'POR-VID-01', price: 750, quantity: 1, currentQuantity: 0, taxRates: ['0.07'] },
@@ -233,8 +231,7 @@ const specs: Record<string, OrderSpec> = {
     orderNumber: 1116,
     taxesIncluded: true,
     currency: 'EUR',
-    customer: ana,
-    email: 'ana.perez@example.com',
+    ...ana,
     lines: [{ title: 'Camisa de lino', sku: 'CAM-LIN-M-BL', price: 2450, quantity: 1, taxRates: ['0.07'] }],
     gateways: ['shopify_payments'],
   },
@@ -266,8 +263,7 @@ specs['ten-lines'] = {
   id: 5900000010017,
   orderNumber: 1117,
   taxesIncluded: false,
-  customer: ana,
-  email: 'ana.perez@example.com',
+  ...ana,
   lines: lines250.slice(0, 10),
   orderDiscount: { kind: 'percent', percent: '5.0', code: 'BIENVENIDA5' },
   shipping: [{ title: 'Envío estándar', price: 500, taxRates: ['0.07'] }],
