@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { type AppConfig, ConfigError, loadConfig } from '../config/env.ts';
-import { type Database, databaseTargetFor, openDatabase } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { createLogger, type Logger } from '../logger.ts';
-import { EncryptedSessionStorage } from '../shopify/session-storage.ts';
+import type { EncryptedSessionStorage } from '../shopify/session-storage.ts';
 import { resolveEncryptionKey } from '../shops/encryption-key.ts';
 import { createSecretBox, type SecretBox } from '../shops/secret-box.ts';
-import { ShopRepository } from '../shops/shop-repository.ts';
+import type { ShopRepository } from '../shops/shop-repository.ts';
 import { terminalLines, terminalText } from './terminal-text.ts';
 
 export const EXIT_OK = 0;
@@ -68,6 +68,13 @@ export async function openCliContext(source?: Record<string, string | undefined>
   const keyFile = path.join(config.dataDir, 'encryption.key');
   const hadKeyFile = config.encryptionKey !== undefined || fs.existsSync(keyFile);
   const box = createSecretBox(resolveEncryptionKey(config.encryptionKey, config.dataDir, logger));
+  // Loaded here, not with this module: `preview` needs no database, and loading drizzle-orm module by module costs
+  // each run of the CLI most of a second (bench/RESULTS.md, "Where the app's memory went").
+  const [{ databaseTargetFor, openDatabase }, { ShopRepository }, { EncryptedSessionStorage }] = await Promise.all([
+    import('../db/database.ts'),
+    import('../shops/shop-repository.ts'),
+    import('../shopify/session-storage.ts'),
+  ]);
   const database = await openDatabase(databaseTargetFor(config));
   return {
     config,
