@@ -104,12 +104,16 @@ describe.skipIf(!postgresUrlForTests)('bodies in flight', () => {
       );
       const { peak } = residentMiB(pid);
       const refused = statuses.flat().filter((s) => s === 503).length;
-      expect(statuses.flat().filter((s) => s !== 200 && s !== 503)).toEqual([]);
+      const reset = statuses.flat().filter((s) => s === 0).length;
+      // 0: a refused sender still writing its body when the app closed the connection (it closes rather than read
+      // an unwanted body) may see the reset before the 503; it retries, as Shopify does after either.
+      expect(statuses.flat().filter((s) => s !== 200 && s !== 503 && s !== 0)).toEqual([]);
+      expect(refused).toBeGreaterThan(0);
       expect(statuses.map((a) => a.at(-1))).toEqual(statuses.map(() => 200));
       const stored = await database.db.select({ id: documents.id }).from(documents).where(eq(documents.shop, SHOP));
       expect(stored).toHaveLength(DELIVERIES);
       console.log(
-        `bodies in flight: ${DELIVERIES} × ${(FILLER.length / MiB).toFixed(1)} MB signed deliveries at once; ${refused} answers 503 (retried), all ${DELIVERIES} stored; app RSS ${Math.round(afterStart)} MiB after start, peak ${Math.round(peak)} MiB`,
+        `bodies in flight: ${DELIVERIES} × ${(FILLER.length / MiB).toFixed(1)} MB signed deliveries at once; ${refused} answers 503 and ${reset} resets (retried), all ${DELIVERIES} stored; app RSS ${Math.round(afterStart)} MiB after start, peak ${Math.round(peak)} MiB`,
       );
       expect(peak).toBeLessThan(400);
     } finally {
