@@ -99,9 +99,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const offlineSessions = createOfflineSessions({ shopify, db: database.db, storage: sessions });
   const admin = createShopifyAdmin({ sessions: offlineSessions, apiVersion: SHOPIFY_API_VERSION, logger });
   const metrics = createAppMetrics();
-  // PGlite has one connection: one intake transaction at a time. PostgreSQL takes two in parallel: one commits while
-  // the next batch fills; more made smaller batches for the same commits (bench/RESULTS.md, "Intake").
-  const intake = new IntakeBatcher(database.db, { concurrency: database.kind === 'pglite' ? 1 : 2 });
+  const intake = new IntakeBatcher(database.db);
   const gateway = createGatewayClient({ ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
   const emails = startEmails(o, database, admin);
   const worker = new DocumentRunner({

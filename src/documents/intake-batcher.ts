@@ -1,7 +1,8 @@
 // Group commit for webhook intake: the deliveries that arrive while the previous write is running are
 // written together, in one statement for both tables (its own transaction). Each caller's promise
 // resolves only after that statement commits, so no delivery is answered 200 before its row is durable.
-// Idle, a delivery is written at once (no timer); under load, batches grow by themselves.
+// Idle, a delivery is written at once (no timer); under load, batches grow by themselves. One write at a
+// time, on PostgreSQL too: two in flight made batches half as large and intake 6–8 % slower (bench/RESULTS.md).
 import type { Db } from '../db/database.ts';
 import { type DeliveryFacts, type EnqueueResult, type NewDocument, insertBatch } from './store/index.ts';
 
@@ -15,22 +16,18 @@ interface Pending {
 export interface IntakeBatcherOptions {
   /** Most deliveries in one transaction. */
   maxBatch?: number;
-  /** Transactions in flight at once (1 for PGlite, which has one connection; a few for PostgreSQL). */
-  concurrency?: number;
 }
 
 export class IntakeBatcher {
   private readonly db: Db;
   private readonly maxBatch: number;
-  private readonly concurrency: number;
   private queue: Pending[] = [];
-  private running = 0;
+  private writing = false;
   private scheduled = false;
 
   constructor(db: Db, options: IntakeBatcherOptions = {}) {
     this.db = db;
     this.maxBatch = options.maxBatch ?? 250;
-    this.concurrency = options.concurrency ?? 1;
   }
 
   enqueue(document: NewDocument, delivery: DeliveryFacts): Promise<EnqueueResult> {
@@ -41,7 +38,7 @@ export class IntakeBatcher {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.running >= this.concurrency || this.queue.length === 0) return;
+    if (this.scheduled || this.writing || this.queue.length === 0) return;
     this.scheduled = true;
     // Let the deliveries already parsed in this turn of the event loop join the batch.
     setImmediate(() => {
@@ -51,22 +48,21 @@ export class IntakeBatcher {
   }
 
   private flush(): void {
-    while (this.running < this.concurrency && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      this.running++;
-      void this.write(batch)
-        .then((results) =>
-          batch.forEach((p, i) => {
-            const result = results[i]!;
-            if (result instanceof Error) p.reject(result);
-            else p.resolve(result);
-          }),
-        )
-        .finally(() => {
-          this.running--;
-          this.schedule();
-        });
-    }
+    if (this.writing || this.queue.length === 0) return;
+    const batch = this.queue.splice(0, this.maxBatch);
+    this.writing = true;
+    void this.write(batch)
+      .then((results) =>
+        batch.forEach((p, i) => {
+          const result = results[i]!;
+          if (result instanceof Error) p.reject(result);
+          else p.resolve(result);
+        }),
+      )
+      .finally(() => {
+        this.writing = false;
+        this.schedule();
+      });
   }
 
   /**
