@@ -2,7 +2,7 @@
 // written together, in one statement for both tables (its own transaction). Each caller's promise
 // resolves only after that statement commits, so no delivery is answered 200 before its row is durable.
 // Idle, a delivery is written at once (no timer); under load, batches grow by themselves. One write at a
-// time, on PostgreSQL too: two in flight made batches half as large and intake 6–8 % slower (bench/RESULTS.md).
+// time, on PostgreSQL too: two in flight made batches smaller and intake 6–8 % slower (bench/RESULTS.md).
 import type { Db } from '../db/database.ts';
 import { type DeliveryFacts, type EnqueueResult, type NewDocument, insertBatch } from './store/index.ts';
 
