@@ -9,7 +9,7 @@ import { bigserial, jsonb, pgTable } from 'drizzle-orm/pg-core';
 import express from 'express';
 import { openDatabase } from '../src/db/database.ts';
 
-export const baselineTable = pgTable('bench_baseline', {
+const baselineTable = pgTable('bench_baseline', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   body: jsonb('body').notNull(),
 });

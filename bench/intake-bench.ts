@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { count, sql } from 'drizzle-orm';
 import { baseChildEnvironment } from '../src/config/env.ts';
-import { openDatabase, rowsOf } from '../src/db/database.ts';
+import { type Database, openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import { bundle } from '../scripts/bundle-app.ts';
 import { APP_NODE_FLAGS } from '../test/support/app-process.ts';
@@ -87,6 +87,14 @@ async function measure(serverUrl: string | undefined): Promise<Measured> {
   const oursDb = path.join(tmp.dir, 'pglite');
   const baselineDb = fresh?.url ?? path.join(tmp.dir, 'baseline');
   const open = (dataDir: string) => openDatabase(fresh ? { kind: 'postgres', url: fresh.url } : { kind: 'pglite', dataDir });
+  const counted = async (dataDir: string, n: (db: Database['db']) => Promise<number>): Promise<number> => {
+    const database = await open(dataDir);
+    try {
+      return await n(database.db);
+    } finally {
+      await database.close();
+    }
+  };
   try {
     // The databases made (migrated, the shop seeded) before either process starts, then closed: PGlite's directory
     // belongs to one process at a time.
@@ -123,18 +131,13 @@ async function measure(serverUrl: string | undefined): Promise<Measured> {
       await app.kill('SIGTERM');
       await baseline.stop();
     }
-    const counted = await open(oursDb);
-    const [ours] = await counted.db.select({ n: count() }).from(documents);
-    if (fresh) {
-      const [b] = rowsOf<{ n: number }>(await counted.db.execute(sql`select count(*)::int as n from bench_baseline`));
-      await counted.close();
-      return { ...measured, oursRows: ours!.n, baselineRows: b!.n };
-    }
-    await counted.close();
-    const other = await open(baselineDb);
-    const [b] = rowsOf<{ n: number }>(await other.db.execute(sql`select count(*)::int as n from bench_baseline`));
-    await other.close();
-    return { ...measured, oursRows: ours!.n, baselineRows: b!.n };
+    // On PostgreSQL both tables are in the one fresh database; on PGlite each in its own directory.
+    const oursRows = await counted(oursDb, async (db) => (await db.select({ n: count() }).from(documents))[0]!.n);
+    const baselineRows = await counted(
+      baselineDb,
+      async (db) => rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from bench_baseline`))[0]!.n,
+    );
+    return { ...measured, oursRows, baselineRows };
   } finally {
     await fresh?.drop();
     tmp.remove();
