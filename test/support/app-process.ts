@@ -22,9 +22,9 @@ export const APP_START_ARGS: string[] = (() => {
 
 /**
  * Just the V8 flags of the `start` script: the benches that run the app in their own process use them.
- * `--liftoff-only`: V8 would recompile one of PGlite's largest WebAssembly functions with TurboFan a few
- * seconds after start, a transient ~500 MiB of compiler memory (the app's peak RSS on PGlite went 440 →
- * 940 MiB); Liftoff alone costs ~6 % more CPU per intake request (bench/RESULTS.md, "Memory of the app on PGlite").
+ * `--liftoff-only`: V8 would recompile PGlite's SQL parser (`raw_parser`, its largest WebAssembly function) with
+ * TurboFan a few seconds after start, a transient ~600 MB of compiler memory (the app's peak RSS on PGlite went to
+ * 700–940 MiB); Liftoff alone costs PGlite intake about a quarter of its throughput (bench/RESULTS.md, 2026-11-27).
  */
 export const APP_NODE_FLAGS: string[] = APP_START_ARGS.slice(0, -1);
 
