@@ -1,11 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
+// Four tiers, each a Vitest project: `npm run test:unit` is the inner loop; `npm test` runs them all.
+//   unit        pure code and fakes: no database, no process, no browser
+//   integration databases (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), servers in process on loopback
+//   e2e         the app as processes (as `npm start` runs it), the CLI, Chromium
+//   soak        fault injection and floods
+const tier = (name: string, extra: Record<string, unknown> = {}) => ({
+  extends: true as const,
+  test: { name, include: [`test/${name}/**/*.test.ts`], ...extra },
+});
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/bundle-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      tier('unit'),
+      tier('integration'),
+      // The processes run the bundle `npm start` runs (dist/main.js), made once before their tests.
+      tier('e2e', { globalSetup: ['test/support/bundle-setup.ts'] }),
+      tier('soak', { globalSetup: ['test/support/bundle-setup.ts'] }),
+    ],
   },
 });

@@ -14,9 +14,9 @@ import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
-import { type AppProcess, spawnApp } from '../test/support/app-process.ts';
-import { createFreshPostgresDatabase } from '../test/support/databases.ts';
-import { credentialsFor, freePort } from '../test/support/harness.ts';
+import { type AppProcess, spawnApp } from '../sim/harness/app-process.ts';
+import { createFreshPostgresDatabase } from '../sim/harness/databases.ts';
+import { credentialsFor, freePort } from '../sim/harness/harness.ts';
 import { makePaidOrder } from '../test/support/order-factory.ts';
 import { type LoadResult, generateLoad } from './load-generator.ts';
 
@@ -130,7 +130,7 @@ export interface SandboxProcess {
 
 /** The sandbox gateway in its own process (`npm run sandbox`), so its PDF rendering does not share the app's event loop. */
 export async function startSandboxProcess(options: { latencyMs: number; seed?: number }): Promise<SandboxProcess> {
-  const args = ['src/sandbox/sandbox-main.ts', '--port', '0', '--latency', String(options.latencyMs), '--seed', String(options.seed ?? 1)];
+  const args = ['sim/sandbox/sandbox-main.ts', '--port', '0', '--latency', String(options.latencyMs), '--seed', String(options.seed ?? 1)];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: baseChildEnvironment(), stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleApp } from '../scripts/bundle-app.ts';
-import { APP_NODE_FLAGS } from '../test/support/app-process.ts';
+import { APP_NODE_FLAGS } from '../sim/harness/app-process.ts';
 import type * as adminBench from './admin-bench.ts';
 import type * as claimBench from './claim-bench.ts';
 import type * as e2eBench from './e2e-bench.ts';

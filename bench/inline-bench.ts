@@ -10,16 +10,16 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
-import { defaultMappingSettings } from '../mappers/mapping-settings.ts';
-import { numberDocument } from '../mappers/document-numbering.ts';
-import { orderToDraft } from '../mappers/order-to-document.ts';
-import { parseShopifyOrder } from '../mappers/shopify-order.ts';
+import { defaultMappingSettings } from '../mappers/invoice/mapping-settings.ts';
+import { numberDocument } from '../mappers/invoice/document-numbering.ts';
+import { orderToDraft } from '../mappers/invoice/order-to-document.ts';
+import { parseShopifyOrder } from '../mappers/shopify/shopify-order.ts';
 import { type AppParts, SHOPIFY_API_VERSION } from '../src/app.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { createGatewayClient } from '../src/gateway/gateway-client.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
-import { startStoreSimulator, type StoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
-import { credentialsFor } from '../test/support/harness.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../sim/sandbox/sandbox-gateway.ts';
+import { startStoreSimulator, type StoreSimulator } from '../sim/store-simulator/store-simulator.ts';
+import { credentialsFor } from '../sim/harness/harness.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
   BENCH_API_KEY,

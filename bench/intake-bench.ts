@@ -11,8 +11,8 @@ import { baseChildEnvironment } from '../src/config/env.ts';
 import { type Database, openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents } from '../src/db/schema.ts';
 import { bundle } from '../scripts/bundle-app.ts';
-import { APP_NODE_FLAGS } from '../test/support/app-process.ts';
-import { createFreshPostgresDatabase } from '../test/support/databases.ts';
+import { APP_NODE_FLAGS } from '../sim/harness/app-process.ts';
+import { createFreshPostgresDatabase } from '../sim/harness/databases.ts';
 import type { BenchRow } from './bench-table.ts';
 import {
   BENCH_API_SECRET,

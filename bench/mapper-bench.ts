@@ -5,9 +5,9 @@
 // CPU µs beside wall µs, since the machine is shared.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultMappingSettings } from '../mappers/mapping-settings.ts';
-import { type OrderToDraftInput, orderToDraft } from '../mappers/order-to-document.ts';
-import { parseShopifyOrder } from '../mappers/shopify-order.ts';
+import { defaultMappingSettings } from '../mappers/invoice/mapping-settings.ts';
+import { type OrderToDraftInput, orderToDraft } from '../mappers/invoice/order-to-document.ts';
+import { parseShopifyOrder } from '../mappers/shopify/shopify-order.ts';
 import type { BenchRow } from './bench-table.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'orders');

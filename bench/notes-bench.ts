@@ -5,7 +5,7 @@
 // completed through the document store's statements (bench/seed-invoices.ts), so the row measures notes only. A
 // note makes the same two gateway calls as an invoice (SendDocument, DownloadPDF), so its limit is the same.
 //   npm run bench -- notes
-import { buildRefundPayload, type RefundRequest } from '../src/shopify/store-simulator/refund-payload.ts';
+import { buildRefundPayload, type RefundRequest } from '../sim/store-simulator/refund-payload.ts';
 import type { BenchRow } from './bench-table.ts';
 import { findPostgres, int, orderIdBase, paidOrder, percentile } from './bench-support.ts';
 import type { Delivery, Traffic } from './pipeline-run.ts';

@@ -16,9 +16,9 @@ import { sql } from 'drizzle-orm';
 import { type Database, type DatabaseTarget, openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents, gatewayCalls } from '../src/db/schema.ts';
 import type { DocumentKind } from '../src/documents/document-state.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
-import { type StoreSimulator, startStoreSimulator } from '../src/shopify/store-simulator/store-simulator.ts';
-import { createFreshPostgresDatabase } from '../test/support/databases.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../sim/sandbox/sandbox-gateway.ts';
+import { type StoreSimulator, startStoreSimulator } from '../sim/store-simulator/store-simulator.ts';
+import { createFreshPostgresDatabase } from '../sim/harness/databases.ts';
 import {
   BENCH_API_KEY,
   BENCH_API_SECRET,

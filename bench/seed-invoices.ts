@@ -2,15 +2,15 @@
 // stored, leased, numbered and completed through the document store's own statements (as the worker leaves an
 // invoice), mapped by the app's mapper and authorized by the gateway it will reference, so the gateway knows the
 // CUFE a note names. Nothing of this is timed.
-import { numberDocument } from '../mappers/document-numbering.ts';
-import { orderToDraft } from '../mappers/order-to-document.ts';
-import { parseShopifyOrder } from '../mappers/shopify-order.ts';
+import { numberDocument } from '../mappers/invoice/document-numbering.ts';
+import { orderToDraft } from '../mappers/invoice/order-to-document.ts';
+import { parseShopifyOrder } from '../mappers/shopify/shopify-order.ts';
 import type { Database } from '../src/db/database.ts';
 import { type DocumentRow, claimDue, finishLeased, insertBatch, reserveFiscalNumber } from '../src/documents/store/index.ts';
 import { documentKey } from '../src/documents/issue-document.ts';
 import { createGatewayClient } from '../src/gateway/gateway-client.ts';
 import type { DocumentKey } from '../src/gateway/gateway-types.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../src/sandbox/sandbox-gateway.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../sim/sandbox/sandbox-gateway.ts';
 import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
 

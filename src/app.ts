@@ -16,9 +16,9 @@ import { type Database, databaseTargetFor, openDatabase } from './db/database.ts
 import { healthRoutes } from './http/health-routes.ts';
 import { JSON_BODY_LIMIT_BYTES, createHttpApp } from './http/http-app.ts';
 import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
-import { completionEmails } from './delivery/email-recipient.ts';
-import { EmailRunner } from './delivery/email-runner.ts';
-import { createMailer } from './delivery/smtp-mailer.ts';
+import { completionEmails } from './buyer-email/email-recipient.ts';
+import { EmailRunner } from './buyer-email/email-runner.ts';
+import { createMailer } from './buyer-email/smtp-mailer.ts';
 import { DocumentRunner } from './documents/document-runner.ts';
 import { IntakeBatcher } from './documents/intake-batcher.ts';
 import { ReconcileSweeper } from './documents/reconcile-sweep.ts';

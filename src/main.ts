@@ -19,7 +19,7 @@ async function main(): Promise<void> {
 
   // The demo's simulators are loaded only for the demo.
   const running = config.demo
-    ? await (await import('./demo/demo-setup.ts')).startDemo(config, logger)
+    ? await (await import('../sim/demo/demo-setup.ts')).startDemo(config, logger)
     : await startApp({
         config,
         logger,

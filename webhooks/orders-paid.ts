@@ -1,6 +1,6 @@
 // orders/paid: the invoice document, with the order as it arrived. Mapping and issuing are the runner's business.
 import type { RequestHandler } from 'express';
-import { orderIdentity } from '../mappers/order-identity.ts';
+import { orderIdentity } from '../mappers/shopify/order-identity.ts';
 import { type DocumentReading, type DocumentWebhookDeps, documentWebhook } from './document-webhook.ts';
 
 export function ordersPaidWebhook(deps: DocumentWebhookDeps): RequestHandler {

@@ -1,7 +1,7 @@
 // refunds/create: the credit-note document, with the refund as it arrived. Whether and when a note is issued (after
 // its invoice, never beyond it) is the runner's business.
 import type { RequestHandler } from 'express';
-import { refundIdentity } from '../mappers/refund-identity.ts';
+import { refundIdentity } from '../mappers/shopify/refund-identity.ts';
 import { type DocumentReading, type DocumentWebhookDeps, documentWebhook } from './document-webhook.ts';
 
 export function refundsCreateWebhook(deps: DocumentWebhookDeps): RequestHandler {

@@ -4,7 +4,7 @@
 import type { Shopify } from '@shopify/shopify-api';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { z } from 'zod';
-import { CODE_TABLES, DEFAULT_PAYMENT_FORMS, TRANSACTION_DEFAULT_FIELDS, ownEntry } from '../../mappers/mapping-settings.ts';
+import { CODE_TABLES, DEFAULT_PAYMENT_FORMS, TRANSACTION_DEFAULT_FIELDS, ownEntry } from '../../mappers/invoice/mapping-settings.ts';
 import type { Db } from '../db/database.ts';
 import { CREDENTIAL_FIELDS, type GatewayCredentials } from '../gateway/gateway-types.ts';
 import type { GatewaySettings } from '../gateway/gateway-client.ts';

@@ -7,9 +7,9 @@
 //                                   the client in the body (202 with both ids)
 // 409 when the invoice cannot take a correction (or a replacement) now.
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
-import { type ClientCorrection, clientCorrectionSchema, storedCorrection } from '../../mappers/client-correction.ts';
-import { type ClientFields, clientFields } from '../../mappers/client-fields.ts';
-import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
+import { type ClientCorrection, clientCorrectionSchema, storedCorrection } from '../../mappers/invoice/client-correction.ts';
+import { type ClientFields, clientFields } from '../../mappers/invoice/client-fields.ts';
+import { parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
 import type { Db } from '../db/database.ts';
 import { type CorrectionOutcome, correctClient, correctionRefusal, isCorrectable } from '../documents/correct-client.ts';
 import { reinvoice } from '../documents/reinvoice.ts';

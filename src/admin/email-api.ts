@@ -3,7 +3,7 @@
 import type { Shopify } from '@shopify/shopify-api';
 import { Router } from 'express';
 import type { Db } from '../db/database.ts';
-import { resendDocument } from '../delivery/resend.ts';
+import { resendDocument } from '../buyer-email/resend.ts';
 import { type DocumentEmailRow, emailsOfDocument, findDocument } from '../documents/store/index.ts';
 import type { Logger } from '../logger.ts';
 import { localize } from '../messages/catalogue.ts';

@@ -1,8 +1,8 @@
 // Documents as the admin API shows them: amounts as cents and text, the fiscal number as merchants read it, and for
 // anything not authorized the reason, rendered from the message catalogue in Spanish and English. Pure, no I/O.
-import { type ClientCorrection, storedCorrection } from '../../mappers/client-correction.ts';
-import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway-document.ts';
-import { formatCents } from '../../mappers/money.ts';
+import { type ClientCorrection, storedCorrection } from '../../mappers/invoice/client-correction.ts';
+import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway/gateway-document.ts';
+import { formatCents } from '../../mappers/fiscal/money.ts';
 import { isCorrectable } from '../documents/correct-client.ts';
 import { replacementRefusal } from '../documents/reinvoice.ts';
 import {

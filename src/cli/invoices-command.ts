@@ -1,9 +1,9 @@
 // `npm run cli -- invoices list|show|retry|resend`: read invoices and credit notes, put failed ones back in the queue,
 // e-mail one to its buyer again. The running app's worker (or the next start) picks up what is queued here.
-import { formatCents } from '../../mappers/money.ts';
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import { formatCents } from '../../mappers/fiscal/money.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 import { type ShopState, isRetryableByHand, reasonFor } from '../admin/invoice-view.ts';
-import { resendDocument } from '../delivery/resend.ts';
+import { resendDocument } from '../buyer-email/resend.ts';
 import {
   DOCUMENT_KINDS,
   DOCUMENT_STATUSES,

@@ -1,7 +1,7 @@
 // `npm run cli -- invoices correct <id> --file client.json | --clear`: the merchant's correction of an invoice's client
 // (DESIGN §10), validated whole before anything is saved; saved, the invoice goes back to the queue and the running
 // app's worker sends it with the corrected client. --clear drops a stored correction.
-import { type ClientCorrection, clientCorrectionSchema } from '../../mappers/client-correction.ts';
+import { type ClientCorrection, clientCorrectionSchema } from '../../mappers/invoice/client-correction.ts';
 import { correctClient } from '../documents/correct-client.ts';
 import { reinvoice } from '../documents/reinvoice.ts';
 import {

@@ -7,13 +7,13 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
-import { type MappingSettings, mappingSettingsSchema } from '../../mappers/mapping-settings.ts';
-import type { MappingProblem } from '../../mappers/mapping-problems.ts';
+import { type MappingSettings, mappingSettingsSchema } from '../../mappers/invoice/mapping-settings.ts';
+import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
 import { render } from '../messages/catalogue.ts';
 import { message } from '../messages/message.ts';
-import { numberDocument } from '../../mappers/document-numbering.ts';
-import { type OrderTransaction, orderToDraft, parseOrderTransactions } from '../../mappers/order-to-document.ts';
-import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
+import { numberDocument } from '../../mappers/invoice/document-numbering.ts';
+import { type OrderTransaction, orderToDraft, parseOrderTransactions } from '../../mappers/invoice/order-to-document.ts';
+import { parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
 import { shopSettingsSchema } from '../shops/shop-settings.ts';
 import { CliInputError, processIo, readJsonFile, terminalIo } from './cli-context.ts';
 import { previewCreditNote } from './preview-credit-note.ts';

@@ -1,15 +1,15 @@
 // `preview <order.json> --refund <refund.json> [--credited <note.json> …]`: the credit note the pipeline would map
 // from a refund of the order (DESIGN §9), against the invoice the order maps to and the notes already issued against
 // it, numbered after them; or why there is none. The gateway gives the invoice its CUFE: a stand-in names it here.
-import type { CreditedDocument } from '../../mappers/credit-balance.ts';
-import { CREDIT_NOTE_TYPE } from '../../mappers/credit-note-draft.ts';
-import { type Numbering, numberDocument } from '../../mappers/document-numbering.ts';
-import { type GatewayDocument, documentSchema } from '../../mappers/gateway-document.ts';
-import type { MappingProblem } from '../../mappers/mapping-problems.ts';
-import type { MappingSettings } from '../../mappers/mapping-settings.ts';
-import { refundToCreditNote } from '../../mappers/refund-to-credit-note.ts';
-import type { ShopifyOrder } from '../../mappers/shopify-order.ts';
-import { parseShopifyRefund } from '../../mappers/shopify-refund.ts';
+import type { CreditedDocument } from '../../mappers/credit-note/credit-balance.ts';
+import { CREDIT_NOTE_TYPE } from '../../mappers/credit-note/credit-note-draft.ts';
+import { type Numbering, numberDocument } from '../../mappers/invoice/document-numbering.ts';
+import { type GatewayDocument, documentSchema } from '../../mappers/gateway/gateway-document.ts';
+import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingSettings } from '../../mappers/invoice/mapping-settings.ts';
+import { refundToCreditNote } from '../../mappers/credit-note/refund-to-credit-note.ts';
+import type { ShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
+import { parseShopifyRefund } from '../../mappers/shopify/shopify-refund.ts';
 import { render } from '../messages/catalogue.ts';
 import { message } from '../messages/message.ts';
 import { CliInputError, readJsonFile } from './cli-context.ts';

@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { EMAIL_REASONS, EMAIL_STATUSES } from '../delivery/email-state.ts';
+import { EMAIL_REASONS, EMAIL_STATUSES } from '../buyer-email/email-state.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS, TAX_ID_SOURCES } from '../documents/document-state.ts';
 import { LANGUAGES } from '../messages/message.ts';
 

@@ -1,12 +1,12 @@
 // A credit note's draft (DESIGN §9): its invoice first — the note waits until the invoice is authorized, and is not
 // made at all for an order that has no invoice and will have none — then the refund confirmed through the shop's own
 // Admin API, then the pure mapping against the invoice and the notes already issued against it.
-import type { DocumentDraft } from '../../mappers/document-numbering.ts';
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { fullCreditNote } from '../../mappers/full-credit-note.ts';
-import { type CreditNoteResult, refundToCreditNote } from '../../mappers/refund-to-credit-note.ts';
-import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
-import { parseShopifyRefund } from '../../mappers/shopify-refund.ts';
+import type { DocumentDraft } from '../../mappers/invoice/document-numbering.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
+import { fullCreditNote } from '../../mappers/credit-note/full-credit-note.ts';
+import { type CreditNoteResult, refundToCreditNote } from '../../mappers/credit-note/refund-to-credit-note.ts';
+import { parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
+import { parseShopifyRefund } from '../../mappers/shopify/shopify-refund.ts';
 import { message } from '../messages/message.ts';
 import { adminFailure, type DraftOutcome, mappingProblems } from './invoice-draft.ts';
 import type { IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';

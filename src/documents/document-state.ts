@@ -66,4 +66,4 @@ export function canMove(from: DocumentStatus, to: DocumentStatus): boolean {
 }
 
 /** Where a taxpayer client's RUC came from (DESIGN §10): the mapper's list. */
-export { TAX_ID_SOURCES } from '../../mappers/invoice-client.ts';
+export { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';

@@ -1,12 +1,12 @@
 // An invoice's draft: the order (re-read through the Admin API when a person asked for it) confirmed through the
 // shop's own Admin API with where its buyer's tax id is kept, its transactions when several gateways paid it, and the
 // merchant's correction of the client, mapped by the pure mappers. Returns the draft, or what should happen instead.
-import { storedCorrection } from '../../mappers/client-correction.ts';
-import type { DocumentDraft } from '../../mappers/document-numbering.ts';
-import type { BuyerFacts, TaxIdSource } from '../../mappers/invoice-client.ts';
-import { needsTransactions, orderToDraft, parseOrderTransactions, type OrderTransaction } from '../../mappers/order-to-document.ts';
-import type { MappingProblem } from '../../mappers/mapping-problems.ts';
-import { parseShopifyOrder } from '../../mappers/shopify-order.ts';
+import { storedCorrection } from '../../mappers/invoice/client-correction.ts';
+import type { DocumentDraft } from '../../mappers/invoice/document-numbering.ts';
+import type { BuyerFacts, TaxIdSource } from '../../mappers/invoice/invoice-client.ts';
+import { needsTransactions, orderToDraft, parseOrderTransactions, type OrderTransaction } from '../../mappers/invoice/order-to-document.ts';
+import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import { parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
 import { message } from '../messages/message.ts';
 import type { CreditedNotes, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
 import type { DocumentRow } from './store/document-rows.ts';

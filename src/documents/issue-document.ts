@@ -2,10 +2,10 @@
 // (metafields on the order). Each call decides what should happen next and returns it as a Transition; the runner
 // saves it. Reads top to bottom; every gateway answer has its branch.
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../mappers/canonical-json.ts';
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { numberDocument } from '../../mappers/document-numbering.ts';
-import { formatCents, parseCents } from '../../mappers/money.ts';
+import { canonicalJson } from '../../mappers/fiscal/canonical-json.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
+import { numberDocument } from '../../mappers/invoice/document-numbering.ts';
+import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
 import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';

@@ -1,6 +1,6 @@
 // What issuing a document needs from the outside, as interfaces: the runner passes the real ones, the use case's
 // tests pass fakes that `satisfies` them. Each says what it promises, not how.
-import type { Numbering } from '../../mappers/document-numbering.ts';
+import type { Numbering } from '../../mappers/invoice/document-numbering.ts';
 import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
 import type { AdminResult } from '../shopify/admin-client.ts';

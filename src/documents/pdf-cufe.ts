@@ -1,5 +1,5 @@
 // Recovering an invoice's CUFE from its official PDF, for the one case where the gateway's answer was lost.
-import { parseCufe } from '../../mappers/cufe.ts';
+import { parseCufe } from '../../mappers/fiscal/cufe.ts';
 
 const CUFE_CANDIDATE = /FE\d{2}[0-9A-Z-]{62}/g;
 

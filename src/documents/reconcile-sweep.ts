@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { orderIdentity } from '../../mappers/order-identity.ts';
+import { orderIdentity } from '../../mappers/shopify/order-identity.ts';
 import type { Db } from '../db/database.ts';
 import { reconcileSweeps, shops } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';

@@ -1,7 +1,7 @@
 // Replacing an authorized invoice issued to the wrong buyer, in one action (DESIGN §9, §10): a credit note for all of
 // it and a new invoice to the corrected client, both stored at once and issued by the pipeline. Says why when the
 // invoice cannot be replaced.
-import type { ClientCorrection } from '../../mappers/client-correction.ts';
+import type { ClientCorrection } from '../../mappers/invoice/client-correction.ts';
 import type { Db } from '../db/database.ts';
 import { type DocumentRow, findDocument, insertReplacement } from './store/index.ts';
 

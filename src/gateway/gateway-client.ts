@@ -13,7 +13,7 @@ import {
   sendDocumentSuccessSchema,
   statusDocumentResponseSchema,
 } from './gateway-types.ts';
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 
 /** What a SendDocument answer means for the invoice (DESIGN §5). */
 export type SendOutcome =

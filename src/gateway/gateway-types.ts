@@ -1,7 +1,7 @@
 // The gateway's wire contract (spec/gateway-api.md) around the document: credentials, requests and answers,
 // as zod schemas shared by the client and the sandbox. The document itself is the mappers' (gateway-document.ts).
 import { z } from 'zod';
-import { documentSchema, optionalTextFields, textFields } from '../../mappers/gateway-document.ts';
+import { documentSchema, optionalTextFields, textFields } from '../../mappers/gateway/gateway-document.ts';
 
 /** The six credentials sent at the top level of every request. Secrets: never log them. */
 export const credentialsSchema = z.object(textFields('GW_Company', 'GW_Token', 'Id_Pac', 'Enterprise', 'Company', 'Token'));

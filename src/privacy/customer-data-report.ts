@@ -1,6 +1,6 @@
 // customers/data_request: what we hold on one customer, invoice by invoice, for the merchant to hand over.
 import type { Db } from '../db/database.ts';
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 import { type DocumentRow, findCustomerDocuments, formatFiscalNumber } from '../documents/store/index.ts';
 import type { DataSubject } from './compliance-payloads.ts';
 

@@ -4,7 +4,7 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { complianceRequests } from '../db/schema.ts';
 import { findCustomerDocuments, forgetBuyerEmails, sendRequestsOf, updateCallRequest, updateRedacted } from '../documents/store/index.ts';
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 import type { DataSubject } from './compliance-payloads.ts';
 import { redactDocumentClient, redactOrderSnapshot, redactRequestClient } from './snapshot-redaction.ts';
 

@@ -2,7 +2,7 @@
 // invoice needs to be made again (amounts, lines, taxes, payment gateways, ids) and loses who bought:
 // names, e-mail addresses, phone numbers, postal addresses, notes, browser details.
 // An authorized invoice's own document is not touched here: it is the fiscal record the law makes us keep.
-import type { ClientBlock, GatewayDocument } from '../../mappers/gateway-document.ts';
+import type { ClientBlock, GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 
 type Json = Record<string, unknown>;
 

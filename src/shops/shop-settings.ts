@@ -1,6 +1,6 @@
 // A shop's settings, validated as a whole. The same schema serves the admin page, its API and the CLI.
 import { z } from 'zod';
-import { mappingSettingsSchema } from '../../mappers/mapping-settings.ts';
+import { mappingSettingsSchema } from '../../mappers/invoice/mapping-settings.ts';
 import type { GatewayCredentials } from '../gateway/gateway-types.ts';
 
 const required = (label: string) =>

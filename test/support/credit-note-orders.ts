@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.ts';
 import { documents } from '../../src/db/schema.ts';
 import type { DocumentRow } from '../../src/documents/store/index.ts';
-import { type Harness, waitFor } from './harness.ts';
+import { type Harness, waitFor } from '../../sim/harness/harness.ts';
 import { makePaidOrder } from './order-factory.ts';
 
 const refundsAddress = (h: Harness) => `${h.app.url}/webhooks/refunds/create`;

@@ -1,6 +1,6 @@
 // An independent check of DESIGN §6 invariants 1–2 on a gateway document, in exact decimals (BigInt,
 // millionths), sharing no code with the mapper. Returns the broken rules; empty when all hold.
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 
 const RATE_PERCENT: Record<string, bigint> = { '00': 0n, '01': 7n, '02': 10n, '03': 15n };
 const TWO_DECIMALS = /^\d+\.\d{2}$/;

@@ -1,6 +1,6 @@
 // Pieces of the gateway documents the mapper tests expect, written out as literals (never taken from the mappers):
 // what every document of a shop with default settings carries, and its totals block.
-import type { GatewayItem, GatewayTotals } from '../../mappers/gateway-document.ts';
+import type { GatewayItem, GatewayTotals } from '../../mappers/gateway/gateway-document.ts';
 
 /** The transaction codes the default settings give every document, invoice or credit note (deliveryCAFE for app_email). */
 export const DEFAULT_CODES = {

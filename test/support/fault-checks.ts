@@ -4,14 +4,14 @@
 // success was saved.
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { formatCents } from '../../mappers/money.ts';
+import { formatCents } from '../../mappers/fiscal/money.ts';
 import type { Database } from '../../src/db/database.ts';
 import { documents, fiscalSkips } from '../../src/db/schema.ts';
 import { type DocumentRow, documentCalls } from '../../src/documents/store/index.ts';
-import type { IssuedDocumentSummary } from '../../src/sandbox/issued-documents.ts';
-import type { SandboxStats } from '../../src/sandbox/sandbox-gateway.ts';
-import type { RunningSandbox } from '../../src/sandbox/sandbox-server.ts';
-import type { RestRefund, StoreSimulator } from '../../src/shopify/store-simulator/store-simulator.ts';
+import type { IssuedDocumentSummary } from '../../sim/sandbox/issued-documents.ts';
+import type { SandboxStats } from '../../sim/sandbox/sandbox-gateway.ts';
+import type { RunningSandbox } from '../../sim/sandbox/sandbox-server.ts';
+import type { RestRefund, StoreSimulator } from '../../sim/store-simulator/store-simulator.ts';
 import { lastErrorText } from './documents.ts';
 import { refundGid, refundedCents } from './fault-refunds.ts';
 

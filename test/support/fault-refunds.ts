@@ -1,10 +1,10 @@
 // Refunds for the fault suite, sent as Shopify would: a merchant refunds a share of the orders from the order's page
 // (the store simulator computes Shopify's refunds/create body and keeps the refund on the order), and Shopify delivers
 // it with its retries, some more than once at the same time.
-import { parseCents } from '../../mappers/money.ts';
+import { parseCents } from '../../mappers/fiscal/money.ts';
 import { mulberry32 } from '../../src/seeded-random.ts';
-import { type RefundRequest, buildRefundPayload } from '../../src/shopify/store-simulator/refund-payload.ts';
-import type { RestRefund, StoreSimulator } from '../../src/shopify/store-simulator/store-simulator.ts';
+import { type RefundRequest, buildRefundPayload } from '../../sim/store-simulator/refund-payload.ts';
+import type { RestRefund, StoreSimulator } from '../../sim/store-simulator/store-simulator.ts';
 import { RETRY_POLICY } from './fault-world.ts';
 
 /** Of makePaidOrder's order (2 shirts at 24.50 + 7 %, a book at 18.00 exempt) with 5.00 + 7 % shipping. */

@@ -6,14 +6,14 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.ts';
 import { documents } from '../../src/db/schema.ts';
 import { documentCalls, retryDocuments } from '../../src/documents/store/index.ts';
-import { type RunningSandbox, startSandboxServer } from '../../src/sandbox/sandbox-server.ts';
+import { type RunningSandbox, startSandboxServer } from '../../sim/sandbox/sandbox-server.ts';
 import { EncryptedSessionStorage } from '../../src/shopify/session-storage.ts';
-import { type StoreSimulator, startStoreSimulator } from '../../src/shopify/store-simulator/store-simulator.ts';
+import { type StoreSimulator, startStoreSimulator } from '../../sim/store-simulator/store-simulator.ts';
 import { createSecretBox } from '../../src/shops/secret-box.ts';
 import { ShopRepository } from '../../src/shops/shop-repository.ts';
 import { lastErrorText } from './documents.ts';
-import { type AppProcess, spawnApp, testAppEnv } from './app-process.ts';
-import { TEST_API_KEY, TEST_API_SECRET, credentialsFor, freePort, waitFor } from './harness.ts';
+import { type AppProcess, spawnApp, testAppEnv } from '../../sim/harness/app-process.ts';
+import { TEST_API_KEY, TEST_API_SECRET, credentialsFor, freePort, waitFor } from '../../sim/harness/harness.ts';
 import { makePaidOrder } from './order-factory.ts';
 
 /**

@@ -2,7 +2,7 @@
 // and key, as the command would open them beside the deployed app.
 import type { CliIo, OpenContext } from '../../src/cli/cli-context.ts';
 import { runInvoices } from '../../src/cli/invoices-command.ts';
-import type { Harness } from './harness.ts';
+import type { Harness } from '../../sim/harness/harness.ts';
 
 export interface CliRun {
   code: number;

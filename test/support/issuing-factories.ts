@@ -1,15 +1,15 @@
 // Named inputs for the use case's unit tests: documents as the runner hands them over (claimed, sent, authorized),
 // the shop as of the claim, the gateway's answers, and the PDF the gateway would print for a document.
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import { buildCufe } from '../../mappers/cufe.ts';
-import { orderIdentity } from '../../mappers/order-identity.ts';
-import { defaultMappingSettings } from '../../mappers/mapping-settings.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
+import { buildCufe } from '../../mappers/fiscal/cufe.ts';
+import { orderIdentity } from '../../mappers/shopify/order-identity.ts';
+import { defaultMappingSettings } from '../../mappers/invoice/mapping-settings.ts';
 import type { DocumentRow } from '../../src/documents/store/index.ts';
 import type { IssuingShop } from '../../src/documents/issuing-ports.ts';
 import type { PdfOutcome, SendOutcome, StatusOutcome } from '../../src/gateway/gateway-client.ts';
 import type { DocumentKey } from '../../src/gateway/gateway-types.ts';
-import { DEFAULT_SANDBOX_ISSUER } from '../../src/sandbox/sandbox-access.ts';
-import { renderInvoicePdf } from '../../src/sandbox/sandbox-pdf.ts';
+import { DEFAULT_SANDBOX_ISSUER } from '../../sim/sandbox/sandbox-access.ts';
+import { renderInvoicePdf } from '../../sim/sandbox/sandbox-pdf.ts';
 import { shopSettingsSchema } from '../../src/shops/shop-settings.ts';
 import { FIXTURE_NOW, mapFixture, readOrderFixture } from './order-fixtures.ts';
 

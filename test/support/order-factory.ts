@@ -1,5 +1,5 @@
 // Builds `orders/paid` bodies the way Shopify computes a simple tax-exclusive order, for pipeline tests.
-import { formatCents } from '../../mappers/money.ts';
+import { formatCents } from '../../mappers/fiscal/money.ts';
 
 export interface FactoryLine {
   title: string;

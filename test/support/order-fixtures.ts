@@ -1,12 +1,17 @@
 // The order fixtures under test/fixtures/orders/: read, parsed and mapped the way the pipeline does.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { type MappingSettings, defaultMappingSettings } from '../../mappers/mapping-settings.ts';
-import { type Numbering, numberDocument } from '../../mappers/document-numbering.ts';
-import type { GatewayDocument } from '../../mappers/gateway-document.ts';
-import type { MappingProblem } from '../../mappers/mapping-problems.ts';
-import { type OrderToDraftInput, type OrderTransaction, orderToDraft, parseOrderTransactions } from '../../mappers/order-to-document.ts';
-import { type ShopifyOrder, parseShopifyOrder } from '../../mappers/shopify-order.ts';
+import { type MappingSettings, defaultMappingSettings } from '../../mappers/invoice/mapping-settings.ts';
+import { type Numbering, numberDocument } from '../../mappers/invoice/document-numbering.ts';
+import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
+import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import {
+  type OrderToDraftInput,
+  type OrderTransaction,
+  orderToDraft,
+  parseOrderTransactions,
+} from '../../mappers/invoice/order-to-document.ts';
+import { type ShopifyOrder, parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
 
 export const ORDER_FIXTURES_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'orders');
 

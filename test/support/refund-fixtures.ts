@@ -3,18 +3,18 @@
 // invoice mapper changes its name or shape, only `issueInvoice` changes), and what the sandbox says of a note.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildCufe } from '../../mappers/cufe.ts';
-import type { CreditedInvoice } from '../../mappers/credit-note-draft.ts';
-import { type MappingSettings, defaultMappingSettings } from '../../mappers/mapping-settings.ts';
-import { type DocumentDraft, numberDocument } from '../../mappers/document-numbering.ts';
-import { type GatewayItem, REFERENCE_FIELDS } from '../../mappers/gateway-document.ts';
-import { cents } from '../../mappers/money.ts';
-import { orderToDraft } from '../../mappers/order-to-document.ts';
-import { type ShopifyOrder, parseShopifyOrder } from '../../mappers/shopify-order.ts';
-import { type ShopifyRefund, parseShopifyRefund } from '../../mappers/shopify-refund.ts';
-import { validateSendDocument } from '../../src/sandbox/document-rules.ts';
-import { checkNoteAgainstInvoice } from '../../src/sandbox/rules/credit-note-rules.ts';
-import { DEFAULT_SANDBOX_CREDENTIALS } from '../../src/sandbox/sandbox-access.ts';
+import { buildCufe } from '../../mappers/fiscal/cufe.ts';
+import type { CreditedInvoice } from '../../mappers/credit-note/credit-note-draft.ts';
+import { type MappingSettings, defaultMappingSettings } from '../../mappers/invoice/mapping-settings.ts';
+import { type DocumentDraft, numberDocument } from '../../mappers/invoice/document-numbering.ts';
+import { type GatewayItem, REFERENCE_FIELDS } from '../../mappers/gateway/gateway-document.ts';
+import { cents } from '../../mappers/fiscal/money.ts';
+import { orderToDraft } from '../../mappers/invoice/order-to-document.ts';
+import { type ShopifyOrder, parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
+import { type ShopifyRefund, parseShopifyRefund } from '../../mappers/shopify/shopify-refund.ts';
+import { validateSendDocument } from '../../sim/sandbox/document-rules.ts';
+import { checkNoteAgainstInvoice } from '../../sim/sandbox/rules/credit-note-rules.ts';
+import { DEFAULT_SANDBOX_CREDENTIALS } from '../../sim/sandbox/sandbox-access.ts';
 import { brokenInvariants } from './document-invariants.ts';
 
 export const REFUND_FIXTURES_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'refunds');

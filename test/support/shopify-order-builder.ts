@@ -2,7 +2,7 @@
 // line and order-level discounts allocated to lines, shipping discounts, taxes added on top or
 // carved out of tax-inclusive prices, rounded per line or per order and allocated back to the lines.
 // Used by the property tests and to write the fixtures under test/fixtures/orders/.
-import { formatCents } from '../../mappers/money.ts';
+import { formatCents } from '../../mappers/fiscal/money.ts';
 
 export type Discount =
   { kind: 'fixed'; amount: number; title?: string; code?: string } | { kind: 'percent'; percent: string; title?: string; code?: string };

@@ -13,7 +13,7 @@ import {
   type StoreSimulator,
   type StoreSimulatorOptions,
   startStoreSimulator,
-} from '../../src/shopify/store-simulator/store-simulator.ts';
+} from '../../sim/store-simulator/store-simulator.ts';
 
 export const API_KEY = 'sim-api-key';
 export const API_SECRET = 'sim-api-secret-0123456789';

@@ -1,7 +1,7 @@
 // The merchant's correction of an invoice's client (DESIGN §10), saved or removed in one update that also checks the
 // document may take it: the shop's invoice, stopped for a person (needs attention, failed), not yet authorized.
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { ClientCorrection } from '../../../mappers/client-correction.ts';
+import type { ClientCorrection } from '../../../mappers/invoice/client-correction.ts';
 import type { Db } from '../../db/database.ts';
 import { documents } from '../../db/schema.ts';
 import { RETRYABLE_STATUSES } from '../document-state.ts';

@@ -2,7 +2,7 @@
 // the corrected client, both stored in one statement, linked to the invoice they replace, and issued by the pipeline.
 import { and, eq, isNotNull, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { ClientCorrection } from '../../../mappers/client-correction.ts';
+import type { ClientCorrection } from '../../../mappers/invoice/client-correction.ts';
 import type { Db } from '../../db/database.ts';
 import { documents } from '../../db/schema.ts';
 import { DGI_DOCUMENT_TYPE } from '../document-state.ts';

@@ -1,0 +1,48 @@
+// The e-mail a buyer receives for an authorized document: from the shop's name, in the buyer's language, saying
+// what the document is, its fiscal number, total, CUFE and DGI address, with the stored PDF attached as it is.
+// Pure: the texts are the catalogue's (src/messages/email-texts.ts, from es.json and en.json).
+import { formatCents } from '../../mappers/fiscal/money.ts';
+import { type DocumentRow, formatFiscalNumber } from '../documents/store/index.ts';
+import { BUYER_EMAIL, type EmailFacts } from '../messages/email-texts.ts';
+import type { Language } from '../messages/message.ts';
+import type { OutgoingEmail } from './smtp-mailer.ts';
+
+export interface BuyerEmailInput {
+  doc: Pick<DocumentRow, 'kind' | 'orderName' | 'branchCode' | 'billingPoint' | 'fiscalNumber' | 'totalCents' | 'currency' | 'cufe' | 'qr'>;
+  pdf: Buffer;
+  shopName: string;
+  language: Language;
+  to: string;
+  /** The operator's sender address (MAIL_FROM). */
+  from: string;
+  /** The outbox row's id: the Message-ID is made from it, so a repeated send carries the same one. */
+  emailId: string;
+}
+
+export function buyerEmail(i: BuyerEmailInput): OutgoingEmail & { messageId: string } {
+  // A name from Shopify goes into a header: no line breaks or other control characters.
+  const shopName = i.shopName.replace(/[\p{Cc}]+/gu, ' ').trim();
+  const facts: EmailFacts = {
+    kind: i.doc.kind,
+    shopName,
+    orderName: i.doc.orderName,
+    fiscalNumber: formatFiscalNumber(i.doc),
+    total: `${formatCents(i.doc.totalCents)} ${i.doc.currency}`,
+    cufe: i.doc.cufe ?? '',
+    qr: i.doc.qr ?? '',
+  };
+  const texts = BUYER_EMAIL[i.language];
+  return {
+    from: { name: shopName, address: i.from },
+    to: i.to,
+    subject: texts.subject(facts),
+    text: texts.body(facts),
+    messageId: messageIdFor(i.emailId, i.from),
+    attachments: [{ filename: texts.attachmentName(facts), content: i.pdf, contentType: 'application/pdf' }],
+  };
+}
+
+/** <outbox id@sender's domain>. */
+export function messageIdFor(emailId: string, from: string): string {
+  return `<${emailId}@${from.slice(from.lastIndexOf('@') + 1)}>`;
+}

@@ -1,0 +1,617 @@
+// The sandbox gateway over real HTTP on loopback: the spec's answers, the PDF, Authorization, and
+// every injected fault.
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { jwtVerify } from 'jose';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCufe } from '../../../mappers/fiscal/cufe.ts';
+import { DEFAULT_SANDBOX_AUTH_TOKEN, SandboxGateway } from '../../../sim/sandbox/sandbox-gateway.ts';
+import { startPdfThread } from '../../../sim/sandbox/pdf-thread.ts';
+import { DEFAULT_SANDBOX_SIGNING_KEY } from '../../../sim/sandbox/sandbox-access.ts';
+import { startSandboxServer, type RunningSandbox } from '../../../sim/sandbox/sandbox-server.ts';
+import { sendDocumentSuccessSchema } from '../../../src/gateway/gateway-types.ts';
+import { documentData } from '../../support/sandbox-requests.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely
+
+const EXAMPLE: Json = JSON.parse(readFileSync(new URL('../../fixtures/gateway/send-document-example.json', import.meta.url), 'utf8'));
+const SIGNING_KEY = 'test-signing-key';
+const BEARER = `Bearer ${DEFAULT_SANDBOX_AUTH_TOKEN}`;
+const TEST_HOST = 'https://dgi-fep-test.mef.gob.pa:40001/Consultas/FacturasPorQR?';
+const PRODUCTION_HOST = 'https://dgi-fep.mef.gob.pa/Consultas/FacturasPorQR?';
+// pdfjs reads the standard fonts' metrics from here when it meets Helvetica.
+const STANDARD_FONTS = `${fileURLToPath(new URL('../../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url))}`;
+
+let numbers = 1000;
+/** The example request with a number never used before in this file. */
+function sendRequest(change?: (r: Json) => void): Json {
+  const request = structuredClone(EXAMPLE);
+  request.document.dataTransaction.numberDocumentFiscal = String(++numbers).padStart(10, '0');
+  change?.(request);
+  return request;
+}
+
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+  json: Json;
+  elapsedMs: number;
+}
+
+async function post(
+  base: string,
+  operation: string,
+  body: unknown,
+  init: { auth?: string | null; signal?: AbortSignal; raw?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const auth = init.auth === undefined ? BEARER : init.auth;
+  if (auth !== null) headers.authorization = auth;
+  const started = performance.now();
+  const response = await fetch(`${base}/${operation}`, {
+    method: 'POST',
+    headers,
+    body: init.raw ?? JSON.stringify(body),
+    signal: init.signal,
+  });
+  const text = await response.text();
+  let json: Json = {};
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // non-JSON bodies are checked through `text`
+  }
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text,
+    json,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+async function setFaults(base: string, faults: unknown): Promise<Response> {
+  return fetch(`${base}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+}
+
+async function listDocuments(base: string): Promise<Json[]> {
+  const response = await fetch(`${base}/_sandbox/documents`);
+  return ((await response.json()) as Json).documents;
+}
+
+/** Sorted-key JSON, written here independently of the sandbox's own canonical form. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Json)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+async function pdfText(bytes: Uint8Array): Promise<{ pages: number; text: string[] }> {
+  const pdf = await getDocument({ data: bytes, standardFontDataUrl: STANDARD_FONTS }).promise;
+  const text: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    text.push(content.items.map((i) => ('str' in i ? i.str : '')).join(' '));
+  }
+  await pdf.destroy();
+  return { pages: pdf.numPages, text };
+}
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandboxServer({ signingKey: SIGNING_KEY });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe('SendDocument', () => {
+  it('authorizes a valid document with the exact success body of the spec', async () => {
+    const request = sendRequest();
+    const before = Date.now();
+    const answer = await post(sandbox.url, 'SendDocument', request);
+    expect(answer.status).toBe(200);
+    expect(answer.contentType).toMatch(/^application\/json/);
+    const body = answer.json;
+    expect(Object.keys(body)).toEqual([
+      'code',
+      'result',
+      'message',
+      'cufe',
+      'id',
+      'invoice',
+      'qr',
+      'xml',
+      'receptionDateDGI',
+      'nroAuthorizationProtocol',
+      'deadline',
+      'secuence',
+      'warnings',
+    ]);
+    expect(sendDocumentSuccessSchema.safeParse(body).success).toBe(true);
+    expect(body).toMatchObject({ code: '200', result: 'procesado', id: null, invoice: null, xml: null, deadline: null, secuence: null });
+    expect(body.message).toBe('Documento procesado correctamente');
+    expect(body.warnings).toEqual([{ code: '200', message: body.message, fieldName: null }]);
+
+    expect(body.cufe).toHaveLength(66);
+    const parts = parseCufe(body.cufe); // undefined unless the check digit is right
+    expect(parts).toEqual({
+      typeDocument: '01',
+      taxpayerType: '2',
+      ruc: '155596713-2-2015',
+      dv: '59',
+      branch: '0000',
+      date: '20260410',
+      fiscalNumber: request.document.dataTransaction.numberDocumentFiscal,
+      billingPoint: '001',
+      emissionType: '01',
+      environment: '2',
+      securityCode: expect.stringMatching(/^\d{9}$/),
+    });
+
+    expect(body.receptionDateDGI).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-05:00$/);
+    const reception = Date.parse(body.receptionDateDGI);
+    expect(reception).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(reception).toBeLessThanOrEqual(Date.now());
+    expect(body.nroAuthorizationProtocol).toMatch(/^\d{20}$/);
+
+    // qr: test host, chFE = cufe, iAmb = 2, digestValue = base64 SHA-256 of the canonical document,
+    // jwt = HS256 over {chFE, iAmb, digestValue} with the configured key.
+    expect(body.qr.startsWith(TEST_HOST)).toBe(true);
+    const query = new URL(body.qr).searchParams;
+    expect(query.get('chFE')).toBe(body.cufe);
+    expect(query.get('iAmb')).toBe('2');
+    const digest = createHash('sha256').update(canonical(request.document)).digest('base64');
+    expect(query.get('digestValue')).toBe(digest);
+    const [header, payload, signature] = query.get('jwt')!.split('.');
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).toEqual({ chFE: body.cufe, iAmb: '2', digestValue: digest });
+    expect(signature).toBe(createHmac('sha256', SIGNING_KEY).update(`${header}.${payload}`).digest('base64url'));
+  });
+
+  it('environment 1 gives the production QR host and environment digit 1 in the cufe', async () => {
+    const answer = await post(
+      sandbox.url,
+      'SendDocument',
+      sendRequest((r) => (r.environment = '1')),
+    );
+    expect(answer.json.code).toBe('200');
+    expect(answer.json.qr.startsWith(PRODUCTION_HOST)).toBe(true);
+    expect(new URL(answer.json.qr).searchParams.get('iAmb')).toBe('1');
+    expect(parseCufe(answer.json.cufe)?.environment).toBe('1');
+  });
+
+  it('gives every authorization its own protocol number and security code', async () => {
+    const a = (await post(sandbox.url, 'SendDocument', sendRequest())).json;
+    const b = (await post(sandbox.url, 'SendDocument', sendRequest())).json;
+    expect(a.nroAuthorizationProtocol).not.toBe(b.nroAuthorizationProtocol);
+    expect(a.cufe).not.toBe(b.cufe);
+  });
+
+  it('101 for a bad taxpayer token, and nothing is issued', async () => {
+    const request = sendRequest((r) => (r.Token = 'bad-token'));
+    const answer = await post(sandbox.url, 'SendDocument', request);
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ code: '101', result: 'error', message: 'Token de emisor invalido.' });
+    const number = request.document.dataTransaction.numberDocumentFiscal;
+    expect((await listDocuments(sandbox.url)).some((d) => d.numberDocumentFiscal === number)).toBe(false);
+  });
+
+  it('102 when the number is used again for the same branch, point and type; other points or taxpayers are separate', async () => {
+    const request = sendRequest();
+    expect((await post(sandbox.url, 'SendDocument', request)).json.code).toBe('200');
+    const again = await post(sandbox.url, 'SendDocument', request);
+    expect(again.json).toEqual({ code: '102', result: 'error', message: expect.stringMatching(/^Documento duplicado/) });
+    expect(Object.keys(again.json)).toEqual(['code', 'result', 'message']);
+
+    const otherPoint = structuredClone(request);
+    otherPoint.document.dataTransaction.pointBillingFiscal = '002';
+    expect((await post(sandbox.url, 'SendDocument', otherPoint)).json.code).toBe('200');
+    const otherTaxpayer = { ...structuredClone(request), Company: 'another-taxpayer' };
+    expect((await post(sandbox.url, 'SendDocument', otherTaxpayer)).json.code).toBe('200');
+  });
+
+  it('109 names the missing field', async () => {
+    const answer = await post(
+      sandbox.url,
+      'SendDocument',
+      sendRequest((r) => delete r.document.dataTransaction.numberDocumentFiscal),
+    );
+    expect(answer.json).toEqual({ code: '109', result: 'error', message: 'field numberDocumentFiscal is required' });
+  });
+
+  it('201 names the broken rule, and a rejected number stays free', async () => {
+    const request = sendRequest((r) => (r.document.listItems[0].priceItem = '45.01'));
+    const answer = await post(sandbox.url, 'SendDocument', request);
+    expect(answer.json).toEqual({
+      code: '201',
+      result: 'error',
+      message:
+        'Error al procesar solicitud: regla 2053 (§5 regla 2): item 1: priceItem 45.01 != amount × (priceUnit − priceUnitDiscount) = 45.00',
+    });
+    request.document.listItems[0].priceItem = '45.00';
+    expect((await post(sandbox.url, 'SendDocument', request)).json.code).toBe('200');
+  });
+
+  it('malformed JSON → HTTP 400 with a JSON error body', async () => {
+    const answer = await post(sandbox.url, 'SendDocument', undefined, { raw: '{"GW_Company": ' });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({ code: '400', result: 'error', message: 'JSON mal formado' });
+  });
+
+  it('an unknown operation → HTTP 404 JSON', async () => {
+    const answer = await post(sandbox.url, 'CancelDocument', sendRequest());
+    expect(answer.status).toBe(404);
+    expect(answer.json.code).toBe('404');
+  });
+});
+
+describe('DownloadPDF', () => {
+  it('returns the issued document as a base64 PDF whose text carries the cufe, number and lines', async () => {
+    const request = sendRequest();
+    const sent = (await post(sandbox.url, 'SendDocument', request)).json;
+    const answer = await post(sandbox.url, 'DownloadPDF', documentData(request, true));
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.json)).toEqual(['code', 'document']);
+    expect(answer.json.code).toBe('200');
+    const bytes = new Uint8Array(Buffer.from(answer.json.document, 'base64'));
+    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+
+    const { pages, text } = await pdfText(bytes);
+    expect(pages).toBe(1);
+    const all = text.join(' ');
+    expect(all).toContain(sent.cufe);
+    expect(all).toContain(`0000-001-${request.document.dataTransaction.numberDocumentFiscal}`);
+    expect(all).toContain(sent.nroAuthorizationProtocol);
+    expect(all).toContain(sent.receptionDateDGI);
+    expect(all).toContain('155596713-2-2015');
+    expect(all).toContain('Camisa de algodón talla M');
+    expect(all).toContain('Libro: Historia de Panamá');
+    expect(all).toContain('María Pérez');
+    expect(all).toContain('60.15');
+  });
+
+  it('the standalone sandbox draws PDFs on a worker thread: the same bytes, drawn as soon as the document is issued', async () => {
+    const thread = startPdfThread();
+    let drawn = 0;
+    const threaded = await startSandboxServer({
+      signingKey: SIGNING_KEY,
+      now: () => new Date('2026-11-20T15:00:00Z'),
+      renderPdf: (document, authorization) => (drawn++, thread.render(document, authorization)),
+    });
+    const here = await startSandboxServer({ signingKey: SIGNING_KEY, now: () => new Date('2026-11-20T15:00:00Z') });
+    try {
+      const request = sendRequest();
+      const sent = await Promise.all([threaded, here].map(async (s) => (await post(s.url, 'SendDocument', request)).json));
+      // Same clock, same seed: both sandboxes issued the same invoice.
+      expect(sent[0]!.cufe).toBe(sent[1]!.cufe);
+      expect(drawn).toBe(1); // already drawing, before any DownloadPDF
+      const [a, b] = await Promise.all(
+        [threaded, here].map(async (s) => (await post(s.url, 'DownloadPDF', documentData(request, true))).json),
+      );
+      expect(a!.code).toBe('200');
+      expect(a!.document).toBe(b!.document);
+      expect(drawn).toBe(1);
+      const failing = await startSandboxServer({ renderPdf: () => Promise.reject(new Error('out of paper')) });
+      try {
+        const other = sendRequest();
+        await post(failing.url, 'SendDocument', other);
+        expect((await post(failing.url, 'DownloadPDF', documentData(other, true))).status).toBe(500);
+      } finally {
+        await failing.close();
+      }
+    } finally {
+      await Promise.all([threaded.close(), here.close(), thread.close()]);
+    }
+  });
+
+  it('paginates 250 lines and survives characters Helvetica cannot draw', async () => {
+    const request = sendRequest((r) => {
+      r.document.listItems = Array.from({ length: 250 }, (_, i) => ({
+        description: `Artículo ${i + 1} “señal” ă 😀 Ω`,
+        code: `ART-${i + 1}`,
+        amount: '1',
+        priceUnit: '1.00',
+        priceUnitDiscount: '0.00',
+        priceItem: '1.00',
+        rateITBMS: '01',
+        valueITBMS: '0.07',
+        totalValue: '1.07',
+      }));
+      Object.assign(r.document.totalsSubTotals, {
+        totalPriceNet: '250.00',
+        totalITBMS: '17.50',
+        totalAmountTaxed: '17.50',
+        totalAllItems: '267.50',
+        totalInvoice: '267.50',
+        totalValueReceived: '267.50',
+        nroItems: '250',
+        listFormPayment: [{ formPaymentInvoice: '03', valueFeePaid: '267.50' }],
+      });
+    });
+    const sent = (await post(sandbox.url, 'SendDocument', request)).json;
+    expect(sent.code).toBe('200');
+    const answer = await post(sandbox.url, 'DownloadPDF', documentData(request, true));
+    const { pages, text } = await pdfText(new Uint8Array(Buffer.from(answer.json.document, 'base64')));
+    expect(pages).toBeGreaterThan(3);
+    expect(text[0]).toContain('Artículo 1 “señal” a ? ?');
+    expect(text.at(-1)).toContain('267.50');
+    expect(text.join(' ')).toContain('Artículo 250 ');
+    for (const [i, page] of text.entries()) expect(page).toContain(`Página ${i + 1} de ${pages}`);
+  });
+
+  it('an unknown document → {code 201, Documento no encontrado}; a bad token → 101', async () => {
+    const request = sendRequest(); // never sent
+    expect((await post(sandbox.url, 'DownloadPDF', documentData(request, true))).json).toEqual({
+      code: '201',
+      result: 'error',
+      message: 'Documento no encontrado',
+    });
+    const badToken = { ...documentData(request, true), Token: 'bad' };
+    expect((await post(sandbox.url, 'DownloadPDF', badToken)).json).toEqual({
+      code: '101',
+      result: 'error',
+      message: 'Token de emisor invalido.',
+    });
+  });
+
+  it('109 when a documentData field is missing', async () => {
+    const body = documentData(sendRequest(), true);
+    delete body.documentData.numberDocumentFiscal;
+    expect((await post(sandbox.url, 'DownloadPDF', body)).json).toEqual({
+      code: '109',
+      result: 'error',
+      message: 'field numberDocumentFiscal is required',
+    });
+  });
+});
+
+describe('StatusDocument', () => {
+  it('Autorizada for an issued document', async () => {
+    const request = sendRequest();
+    await post(sandbox.url, 'SendDocument', request);
+    const answer = await post(sandbox.url, 'StatusDocument', documentData(request, false));
+    expect(answer.json).toEqual({ code: '200', statusDocument: 'Autorizada', messageDocument: 'Autorizado el uso de la FE' });
+  });
+
+  it('No encontrado (code 201) for an unknown document; 101 for a bad token', async () => {
+    const request = sendRequest();
+    expect((await post(sandbox.url, 'StatusDocument', documentData(request, false))).json).toEqual({
+      code: '201',
+      result: 'error',
+      message: 'Documento no encontrado',
+      statusDocument: 'No encontrado',
+      messageDocument: 'El documento no existe en el gateway',
+    });
+    const badToken = { ...documentData(request, false), Token: 'bad-one' };
+    expect((await post(sandbox.url, 'StatusDocument', badToken)).json.code).toBe('101');
+  });
+});
+
+describe('Authorization header', () => {
+  const unauthorized = { code: '401', result: 'error', message: expect.stringContaining('Authorization') };
+
+  it('missing or wrong → HTTP 401 JSON, and nothing is issued', async () => {
+    const request = sendRequest();
+    const missing = await post(sandbox.url, 'SendDocument', request, { auth: null });
+    expect(missing.status).toBe(401);
+    expect(missing.json).toEqual(unauthorized);
+    const wrong = await post(sandbox.url, 'SendDocument', request, { auth: 'Bearer not-the-token' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toEqual(unauthorized);
+    expect(wrong.text).not.toContain(DEFAULT_SANDBOX_AUTH_TOKEN);
+    const status = await post(sandbox.url, 'StatusDocument', documentData(request, false), { auth: 'nope' });
+    expect(status.status).toBe(401);
+    const number = request.document.dataTransaction.numberDocumentFiscal;
+    expect((await listDocuments(sandbox.url)).some((d) => d.numberDocumentFiscal === number)).toBe(false);
+  });
+
+  it('the default token is an HS256 JWT signed with the default key, as jose verifies it', async () => {
+    const { payload, protectedHeader } = await jwtVerify(DEFAULT_SANDBOX_AUTH_TOKEN, new TextEncoder().encode(DEFAULT_SANDBOX_SIGNING_KEY));
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toEqual({ iss: 'factura-pa-sandbox', sub: 'sandbox-platform' });
+    await expect(jwtVerify(DEFAULT_SANDBOX_AUTH_TOKEN, new TextEncoder().encode('another key'))).rejects.toThrow(/signature/);
+  });
+
+  it('accepts "Bearer <t>" and the bare "<t>" by default', async () => {
+    expect((await post(sandbox.url, 'SendDocument', sendRequest(), { auth: BEARER })).json.code).toBe('200');
+    expect((await post(sandbox.url, 'SendDocument', sendRequest(), { auth: DEFAULT_SANDBOX_AUTH_TOKEN })).json.code).toBe('200');
+    expect((await post(sandbox.url, 'SendDocument', sendRequest(), { auth: `bearer ${DEFAULT_SANDBOX_AUTH_TOKEN}` })).json.code).toBe(
+      '200',
+    );
+  });
+
+  it('can require one scheme and a configured token', async () => {
+    const bearerOnly = await startSandboxServer({ authToken: 'jwt-1', authScheme: 'bearer' });
+    const bareOnly = await startSandboxServer({ authToken: 'jwt-2', authScheme: 'bare' });
+    try {
+      expect((await post(bearerOnly.url, 'SendDocument', sendRequest(), { auth: 'Bearer jwt-1' })).status).toBe(200);
+      expect((await post(bearerOnly.url, 'SendDocument', sendRequest(), { auth: 'jwt-1' })).status).toBe(401);
+      expect((await post(bearerOnly.url, 'SendDocument', sendRequest(), { auth: BEARER })).status).toBe(401);
+      expect((await post(bareOnly.url, 'SendDocument', sendRequest(), { auth: 'jwt-2' })).status).toBe(200);
+      expect((await post(bareOnly.url, 'SendDocument', sendRequest(), { auth: 'Bearer jwt-2' })).status).toBe(401);
+    } finally {
+      await bearerOnly.close();
+      await bareOnly.close();
+    }
+  });
+});
+
+describe('configured taxpayers', () => {
+  it("accepts only the configured Company/Token pairs and uses each one's issuer in the cufe", async () => {
+    const issuer = { ruc: '8-442-445', dv: '08', taxpayerType: '1' as const, name: 'José Núñez', address: 'David, Chiriquí' };
+    const server = await startSandboxServer({ taxpayers: [{ Company: 'shop-a', Token: 'secret-a', issuer }] });
+    try {
+      const ok = await post(
+        server.url,
+        'SendDocument',
+        sendRequest((r) => Object.assign(r, { Company: 'shop-a', Token: 'secret-a' })),
+      );
+      expect(ok.json.code).toBe('200');
+      expect(parseCufe(ok.json.cufe)).toMatchObject({ ruc: '8-442-445', dv: '08', taxpayerType: '1' });
+      const wrong = await post(
+        server.url,
+        'SendDocument',
+        sendRequest((r) => Object.assign(r, { Company: 'shop-a', Token: 'secret-b' })),
+      );
+      expect(wrong.json.code).toBe('101');
+      const other = await post(
+        server.url,
+        'SendDocument',
+        sendRequest((r) => Object.assign(r, { Company: 'shop-b', Token: 'secret-a' })),
+      );
+      expect(other.json.code).toBe('101');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('fault injection', () => {
+  let faulty: RunningSandbox;
+  beforeAll(async () => {
+    faulty = await startSandboxServer({ seed: 42 });
+  });
+  afterAll(async () => {
+    await faulty.close();
+  });
+
+  it('latency: answers arrive no sooner than latencyMs (set at runtime over HTTP)', async () => {
+    const set = await setFaults(faulty.url, { latencyMs: 300 });
+    expect(set.status).toBe(200);
+    expect(((await set.json()) as Json).faults).toEqual({ latencyMs: 300 });
+    faulty.gateway.resetStats();
+    const answer = await post(faulty.url, 'SendDocument', sendRequest());
+    expect(answer.json.code).toBe('200');
+    expect(answer.elapsedMs).toBeGreaterThanOrEqual(295);
+    expect(faulty.gateway.stats().injected.latency).toBe(1);
+    await setFaults(faulty.url, {});
+    const quick = await post(faulty.url, 'SendDocument', sendRequest());
+    expect(quick.elapsedMs).toBeLessThan(295);
+  });
+
+  it('5xx: HTTP 500/502/503 with an HTML body that is not JSON', async () => {
+    await setFaults(faulty.url, { rate5xx: 1 });
+    faulty.gateway.resetStats();
+    for (const operation of ['SendDocument', 'DownloadPDF', 'StatusDocument']) {
+      const answer = await post(faulty.url, operation, sendRequest());
+      expect([500, 502, 503]).toContain(answer.status);
+      expect(answer.contentType).toMatch(/^text\/html/);
+      expect(() => JSON.parse(answer.text)).toThrow();
+      expect(answer.text).toContain(`<h1>${answer.status} `);
+    }
+    expect(faulty.gateway.stats().injected.http5xx).toBe(3);
+    await setFaults(faulty.url, {});
+  });
+
+  it('drop: the socket is destroyed, fetch rejects', async () => {
+    await setFaults(faulty.url, { rateDrop: 1 });
+    faulty.gateway.resetStats();
+    const request = sendRequest();
+    await expect(post(faulty.url, 'SendDocument', request)).rejects.toThrow();
+    expect(faulty.gateway.stats().injected.drop).toBe(1);
+    await setFaults(faulty.url, {});
+    // A dropped request never reached the operation: the number is still free.
+    expect((await post(faulty.url, 'SendDocument', request)).json.code).toBe('200');
+  });
+
+  it('rate201: a generic 201 without issuing', async () => {
+    faulty.gateway.setFaults({ rate201: 1 });
+    faulty.gateway.resetStats();
+    const request = sendRequest();
+    const answer = await post(faulty.url, 'SendDocument', request);
+    expect(answer.json).toEqual({ code: '201', result: 'error', message: 'Error al procesar solicitud.' });
+    expect(faulty.gateway.stats().injected.error201).toBe(1);
+    // StatusDocument is not affected by rate201 and shows the document was not issued.
+    expect((await post(faulty.url, 'StatusDocument', documentData(request, false))).json.statusDocument).toBe('No encontrado');
+    faulty.gateway.setFaults({});
+    expect((await post(faulty.url, 'SendDocument', request)).json.code).toBe('200');
+  });
+
+  it('authorize-then-late: the document is issued, the answer comes after the client gave up', async () => {
+    await setFaults(faulty.url, { rateAuthorizeThenLate: 1, lateMs: 3000 });
+    faulty.gateway.resetStats();
+    const request = sendRequest();
+    await expect(post(faulty.url, 'SendDocument', request, { signal: AbortSignal.timeout(300) })).rejects.toThrow(/aborted|timeout/i);
+    expect(faulty.gateway.stats().injected.authorizeThenLate).toBe(1);
+    await setFaults(faulty.url, {});
+
+    const status = await post(faulty.url, 'StatusDocument', documentData(request, false));
+    expect(status.json).toEqual({ code: '200', statusDocument: 'Autorizada', messageDocument: 'Autorizado el uso de la FE' });
+    const number = request.document.dataTransaction.numberDocumentFiscal;
+    const listed = (await listDocuments(faulty.url)).find((d) => d.numberDocumentFiscal === number);
+    expect(listed).toMatchObject({
+      company: 'sandbox-taxpayer',
+      codeBranchIssuer: '0000',
+      pointBillingFiscal: '001',
+      typeDocument: '01',
+      totalInvoice: '60.15',
+    });
+    expect(parseCufe(listed!.cufe)?.fiscalNumber).toBe(number);
+    expect((await post(faulty.url, 'SendDocument', request)).json.code).toBe('102');
+  });
+
+  it('rejects an invalid fault configuration with HTTP 400 and keeps the old one', async () => {
+    await setFaults(faulty.url, { latencyMs: 1 });
+    const bad = await setFaults(faulty.url, { rate5xx: 2 });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as Json).message).toContain('rate5xx');
+    expect(faulty.gateway.faults()).toEqual({ latencyMs: 1 });
+    expect((await setFaults(faulty.url, { rateTypo: 1 })).status).toBe(400);
+    await setFaults(faulty.url, {});
+  });
+
+  it('the same seed gives the same fault sequence', async () => {
+    const outcomes = async (seed: number): Promise<string[]> => {
+      const gateway = new SandboxGateway({ faults: { rate5xx: 0.3, rateDrop: 0.2, rate201: 0.2, latencyMs: { min: 0, max: 50 }, seed } });
+      const result: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const reply = await gateway.handle('SendDocument', sendRequest(), BEARER);
+        result.push(
+          `${reply.kind}:${reply.kind === 'drop' ? '' : reply.status}:${reply.kind === 'json' ? reply.body.code : ''}:${reply.delayMs}`,
+        );
+      }
+      return result;
+    };
+    const a = await outcomes(7);
+    expect(await outcomes(7)).toEqual(a);
+    expect(await outcomes(8)).not.toEqual(a);
+    expect(new Set(a.map((o) => o.split(':')[0]))).toEqual(new Set(['json', 'html', 'drop']));
+  });
+
+  it('counts what it injected', async () => {
+    const gateway = new SandboxGateway({ faults: { rate5xx: 0.5, seed: 3 } });
+    for (let i = 0; i < 40; i++) await gateway.handle('StatusDocument', documentData(sendRequest(), false), BEARER);
+    const stats = gateway.stats();
+    expect(stats.requests.StatusDocument).toBe(40);
+    expect(stats.injected.http5xx + (stats.codes['201'] ?? 0)).toBe(40);
+    expect(stats.injected.http5xx).toBeGreaterThan(10);
+    expect(stats.injected.http5xx).toBeLessThan(30);
+  });
+});
+
+describe('close()', () => {
+  it('does not wait for keep-alive sockets or delayed answers', async () => {
+    const server = await startSandboxServer({ faults: { rateAuthorizeThenLate: 1, lateMs: 10_000 } });
+    // One finished keep-alive request, one still waiting for its late answer.
+    expect((await post(server.url, 'StatusDocument', documentData(sendRequest(), false))).json.code).toBe('201');
+    const waiting = post(server.url, 'SendDocument', sendRequest());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    await server.close();
+    expect(performance.now() - started).toBeLessThan(1000);
+    await expect(waiting).rejects.toThrow();
+  });
+});
