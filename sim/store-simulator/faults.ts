@@ -2,8 +2,8 @@
 // run can be repeated.
 
 import type { Response } from 'express';
-import { mulberry32 } from '../../src/seeded-random.ts';
 import { costExtension } from './admin-graphql.ts';
+import { mulberry32 } from './seeded-dice.ts';
 import type { Faults } from './types.ts';
 
 export type Fault = 'http_5xx' | 'http_429' | 'throttled';

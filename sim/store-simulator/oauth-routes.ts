@@ -2,9 +2,8 @@
 // with its grants: authorization code, refresh, token exchange (an App Bridge session token becomes an
 // access token; Shopify-managed installation) and client credentials.
 
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
-import { sameSecret } from '../../src/same-secret.ts';
 import { SHOP_DOMAIN, isRecord, str } from './rest-values.ts';
 import { type AppCredentials, verifySessionToken } from './session-tokens.ts';
 import type { SimState } from './shop-state.ts';
@@ -146,4 +145,9 @@ export function oauthRoutes(options: OAuthOptions, state: SimState, tokens: Toke
   });
 
   return router;
+}
+
+/** Constant-time comparison of a presented secret with the app's: digests compared, so lengths leak nothing. */
+function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }

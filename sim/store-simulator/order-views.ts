@@ -6,9 +6,9 @@ import { GraphQLError } from 'graphql';
 import { type MetafieldRecord, metafieldDigest } from './metafields.ts';
 import { refundView } from './refund-views.ts';
 import { transactionView } from './transaction-views.ts';
-import { currentTotal, moneyBag, moneyBagOf, orderCurrency } from './rest-money.ts';
+import { currentTotal, moneyBag, moneyBagOf, orderCurrency, refundedCents } from './rest-money.ts';
 import { gidOf, graphqlDateTime, isRecord, legacyId, records, restGid, str } from './rest-values.ts';
-import { type CustomerRecord, type OrderRecord, type ShopState, type SimState, refundedCents } from './shop-state.ts';
+import type { CustomerRecord, OrderRecord, ShopState, SimState } from './shop-state.ts';
 
 export interface AdminContext {
   state: SimState;

@@ -4,10 +4,12 @@
 // `refund_shipping_lines` entry with the shipping line's snapshot and no tax field; money beyond the lines is a
 // negative `refund_discrepancy` adjustment with tax 0; a pending refund adds a positive adjustment of its whole
 // amount; the money goes back in one `refund` transaction. Pure: the order, its earlier refunds and the request are
-// inputs. Tips are refunded as a line whose snapshot carries `tip_payment_gateway` (inferred: not seen documented).
-import { divRoundHalfUp, formatCents, parseCents } from '../../mappers/fiscal/money.ts';
-import { type ShopifyLineItem, type ShopifyShippingLine, parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
-import { type ShopifyRefund, parseShopifyRefund } from '../../mappers/shopify/shopify-refund.ts';
+// inputs, read from their REST JSON by refund-reading.ts. Tips are refunded as a line whose snapshot carries
+// `tip_payment_gateway` (inferred: not seen documented).
+import { decimalText, prorate } from './cents.ts';
+import { type OrderLine, type RefundedOrder, RefundRequestError, type Taken, readOrder, readTaken } from './refund-reading.ts';
+
+export { RefundRequestError };
 
 type Json = Record<string, unknown>;
 
@@ -36,33 +38,16 @@ export interface RefundRequest {
   userId?: number;
 }
 
-/** A request Shopify would refuse (more units than are left, unknown line, no shipping left…). */
-export class RefundRequestError extends Error {}
-
-interface Parsed {
-  json: Json;
-  currency: string;
-  included: boolean;
-}
-
 export function buildRefundPayload(order: Json, previous: readonly Json[], request: RefundRequest): Json {
-  const parsed = parseShopifyOrder(order);
-  if (!parsed.ok) throw new RefundRequestError(`the order cannot be read: ${parsed.problems.map((p) => p.path).join(', ')}`);
-  const o: Parsed = { json: order, currency: parsed.order.currency, included: parsed.order.taxesIncluded };
-  const earlier = previous.map((r, i) => {
-    const read = parseShopifyRefund(r);
-    if (!read.ok) throw new RefundRequestError(`earlier refund ${i + 1} cannot be read`);
-    return read.refund;
-  });
+  const o = readOrder(order);
+  const taken = readTaken(previous);
   const refundId = request.id ?? 9_400_000_000_000 + (Number(order['id']) % 100_000_000) * 10 + previous.length + 1;
   const createdAt = request.createdAt ?? String(order['processed_at'] ?? order['created_at']);
   const money = (c: number) => bag(c, o.currency);
 
-  const lines = (request.lines ?? []).map((l, k) => refundLine(o, parsed.order.lineItems, earlier, l, refundId * 100 + k + 1));
-  if (request.tip)
-    lines.push(tipLine(o, parsed.order.totalTip, earlier, request.gateway ?? firstGateway(order), refundId * 100 + lines.length + 1));
-  const shipping =
-    request.shipping === undefined ? [] : shippingLines(o, parsed.order.shippingLines, earlier, request.shipping, refundId * 100 + 50);
+  const lines = (request.lines ?? []).map((l, k) => refundLine(o, taken, l, refundId * 100 + k + 1));
+  if (request.tip) lines.push(tipLine(o, taken, request.gateway ?? firstGateway(order), refundId * 100 + lines.length + 1));
+  const shipping = request.shipping === undefined ? [] : shippingLines(o, taken, request.shipping, refundId * 100 + 50);
   let total = [...lines, ...shipping].reduce((a, l) => a + l.money, 0);
 
   const adjustments: Json[] = [];
@@ -71,7 +56,7 @@ export function buildRefundPayload(order: Json, previous: readonly Json[], reque
       id: refundId * 100 + 80 + adjustments.length,
       order_id: order['id'],
       refund_id: refundId,
-      amount: formatCents(amount),
+      amount: decimalText(amount),
       tax_amount: '0.00',
       reason,
       amount_set: money(amount),
@@ -86,10 +71,8 @@ export function buildRefundPayload(order: Json, previous: readonly Json[], reque
     total += request.amountOnly.amount;
   }
   // Shopify refunds at most what was paid and not yet refunded.
-  const paid = centsOfText(order['total_price']);
-  const refunded = earlier.flatMap((r) => r.transactions).filter((t) => t.kind === 'refund' && t.status === 'success');
-  const refundable = paid - refunded.reduce((a, t) => a + t.amount, 0);
-  if (total > refundable) throw new RefundRequestError(`${formatCents(total)} asked, ${formatCents(refundable)} left to refund`);
+  const refundable = o.paid - taken.refunded;
+  if (total > refundable) throw new RefundRequestError(`${decimalText(total)} asked, ${decimalText(refundable)} left to refund`);
   const status = request.status ?? 'success';
   if (status === 'pending' && total > 0) adjustment(total, 'Pending refund discrepancy');
 
@@ -119,42 +102,32 @@ interface Built {
   money: number;
 }
 
-function refundLine(
-  o: Parsed,
-  items: ShopifyLineItem[],
-  earlier: ShopifyRefund[],
-  req: NonNullable<RefundRequest['lines']>[number],
-  id: number,
-): Built {
-  const rawLines = o.json['line_items'] as Json[];
-  const index = rawLines.findIndex((l) => String(l['id']) === String(req.lineItemId));
-  const item = items[index];
-  if (item === undefined || item.gid === undefined) throw new RefundRequestError(`the order has no line ${req.lineItemId}`);
+function refundLine(o: RefundedOrder, taken: Taken, req: NonNullable<RefundRequest['lines']>[number], id: number): Built {
+  const item: OrderLine | undefined = o.lines.find((l) => l.id !== '' && l.id === String(req.lineItemId));
+  if (item === undefined) throw new RefundRequestError(`the order has no line ${req.lineItemId}`);
   if (!Number.isSafeInteger(req.quantity) || req.quantity < 1)
     throw new RefundRequestError(`line ${req.lineItemId}: refund at least one unit`);
-  const before = earlier.flatMap((r) => r.lines).filter((l) => l.lineItemGid === item.gid);
+  const before = taken.lines.filter((l) => l.lineItemId === item.id);
   const units = before.reduce((a, l) => a + l.quantity, 0);
   if (units + req.quantity > item.quantity) {
     throw new RefundRequestError(`line ${req.lineItemId}: ${req.quantity} units asked, ${item.quantity - units} left to refund`);
   }
-  const net = item.price * item.quantity - item.discountAllocations.reduce((a, d) => a + d.amount, 0);
-  const tax = item.taxLines.reduce((a, t) => a + t.amount, 0);
   const last = units + req.quantity === item.quantity;
-  const subtotal = last ? net - before.reduce((a, l) => a + l.subtotal, 0) : divRoundHalfUp(net * req.quantity, item.quantity);
-  const totalTax = last ? tax - before.reduce((a, l) => a + l.tax, 0) : divRoundHalfUp(tax * req.quantity, item.quantity);
+  const subtotal = last ? item.net - before.reduce((a, l) => a + l.subtotal, 0) : prorate(item.net, req.quantity, item.quantity);
+  const totalTax = last ? item.tax - before.reduce((a, l) => a + l.tax, 0) : prorate(item.tax, req.quantity, item.quantity);
   const restockType = req.restockType ?? 'no_restock';
-  const raw = rawLines[index]!;
-  const snapshot = { ...raw };
-  if (restockType === 'cancel') snapshot['fulfillable_quantity'] = Math.max(0, Number(raw['fulfillable_quantity'] ?? 0) - req.quantity);
+  const snapshot = { ...item.raw };
+  if (restockType === 'cancel')
+    snapshot['fulfillable_quantity'] = Math.max(0, Number(item.raw['fulfillable_quantity'] ?? 0) - req.quantity);
   return {
     json: {
       id,
       quantity: req.quantity,
-      line_item_id: raw['id'],
+      line_item_id: item.raw['id'],
       location_id: restockType === 'no_restock' ? null : (req.locationId ?? null),
       restock_type: restockType,
-      subtotal: Number(formatCents(subtotal)),
-      total_tax: Number(formatCents(totalTax)),
+      subtotal: Number(decimalText(subtotal)),
+      total_tax: Number(decimalText(totalTax)),
       subtotal_set: bag(subtotal, o.currency),
       total_tax_set: bag(totalTax, o.currency),
       line_item: snapshot,
@@ -163,9 +136,10 @@ function refundLine(
   };
 }
 
-function tipLine(o: Parsed, tip: number, earlier: ShopifyRefund[], gateway: string, id: number): Built {
+function tipLine(o: RefundedOrder, taken: Taken, gateway: string, id: number): Built {
+  const tip = o.tip;
   if (tip <= 0) throw new RefundRequestError('the order has no tip');
-  if (earlier.some((r) => r.lines.some((l) => l.tip))) throw new RefundRequestError('the tip was already refunded');
+  if (taken.lines.some((l) => l.tip)) throw new RefundRequestError('the tip was already refunded');
   const lineId = Number(o.json['id']) * 10 + 9;
   const snapshot = {
     id: lineId,
@@ -173,7 +147,7 @@ function tipLine(o: Parsed, tip: number, earlier: ShopifyRefund[], gateway: stri
     name: 'Tip',
     title: 'Tip',
     quantity: 1,
-    price: formatCents(tip),
+    price: decimalText(tip),
     price_set: bag(tip, o.currency),
     gift_card: false,
     taxable: false,
@@ -189,7 +163,7 @@ function tipLine(o: Parsed, tip: number, earlier: ShopifyRefund[], gateway: stri
       line_item_id: lineId,
       location_id: null,
       restock_type: 'no_restock',
-      subtotal: Number(formatCents(tip)),
+      subtotal: Number(decimalText(tip)),
       total_tax: 0,
       subtotal_set: bag(tip, o.currency),
       total_tax_set: bag(0, o.currency),
@@ -200,27 +174,18 @@ function tipLine(o: Parsed, tip: number, earlier: ShopifyRefund[], gateway: stri
 }
 
 /** Refunded shipping: what is left of each line replayed from the earlier refunds, then this request. */
-function shippingLines(
-  o: Parsed,
-  shipping: ShopifyShippingLine[],
-  earlier: ShopifyRefund[],
-  request: 'full' | { amount: number },
-  firstId: number,
-): Built[] {
-  const raw = (o.json['shipping_lines'] as Json[] | undefined) ?? [];
-  const open = shipping.flatMap((line, i) => {
-    if (line.isRemoved) return [];
-    const net = line.price - line.discountAllocations.reduce((a, d) => a + d.amount, 0);
-    const tax = line.taxLines.reduce((a, t) => a + t.amount, 0);
+function shippingLines(o: RefundedOrder, taken: Taken, request: 'full' | { amount: number }, firstId: number): Built[] {
+  const open = o.shipping.flatMap((line, i) => {
+    if (line.removed) return [];
     // A partial amount carries its share of the tax that is left, so the line's refunds never exceed its tax.
-    const taxOf = (s: number, left: { net: number; tax: number }) => (s === left.net ? left.tax : divRoundHalfUp(left.tax * s, left.net));
-    const left = { net, tax };
-    for (const s of earlier.flatMap((r) => r.shippingLines).filter((x) => x.shippingLineId === String(raw[i]!['id']))) {
+    const taxOf = (s: number, left: { net: number; tax: number }) => (s === left.net ? left.tax : prorate(left.tax, s, left.net));
+    const left = { net: line.net, tax: line.tax };
+    for (const s of taken.shipping.filter((x) => x.shippingLineId === line.id)) {
       const t = taxOf(s.subtotal, left);
       left.net -= s.subtotal;
       left.tax -= t;
     }
-    return left.net > 0 ? [{ i, left, taxOf }] : [];
+    return left.net > 0 ? [{ i, line, left, taxOf }] : [];
   });
   const chosen =
     request === 'full'
@@ -230,18 +195,18 @@ function shippingLines(
           .slice(0, 1)
           .map((x) => ({ ...x, subtotal: request.amount }));
   if (chosen.length === 0) throw new RefundRequestError('no shipping is left to refund for that amount');
-  return chosen.map(({ i, left, taxOf, subtotal }) => {
-    const { current_discounted_price_set: _current, is_removed: _removed, ...snapshot } = raw[i]!;
+  return chosen.map(({ i, line, left, taxOf, subtotal }) => {
+    const { current_discounted_price_set: _current, is_removed: _removed, ...snapshot } = line.raw;
     return {
-      json: { id: firstId + i, shipping_line_id: raw[i]!['id'], subtotal_amount_set: bag(subtotal, o.currency), shipping_line: snapshot },
+      json: { id: firstId + i, shipping_line_id: line.raw['id'], subtotal_amount_set: bag(subtotal, o.currency), shipping_line: snapshot },
       money: subtotal + (o.included ? 0 : taxOf(subtotal, left)),
     };
   });
 }
 
-function transaction(o: Parsed, refundId: number, request: RefundRequest, total: number, earlierCount: number): Json {
+function transaction(o: RefundedOrder, refundId: number, request: RefundRequest, total: number, earlierCount: number): Json {
   const gateway = request.gateway ?? firstGateway(o.json);
-  const amount = formatCents(total);
+  const amount = decimalText(total);
   const status = request.status ?? 'success';
   const createdAt = request.createdAt ?? String(o.json['processed_at'] ?? o.json['created_at']);
   const currency = String(o.json['presentment_currency'] ?? o.currency);
@@ -276,12 +241,6 @@ function transaction(o: Parsed, refundId: number, request: RefundRequest, total:
   };
 }
 
-function centsOfText(value: unknown): number {
-  const c = typeof value === 'string' ? parseCents(value) : undefined;
-  if (c === undefined) throw new RefundRequestError('the order has no total_price');
-  return c;
-}
-
 function firstGateway(order: Json): string {
   const names = order['payment_gateway_names'];
   return Array.isArray(names) && typeof names[0] === 'string' ? names[0] : 'manual';
@@ -289,7 +248,7 @@ function firstGateway(order: Json): string {
 
 function bag(c: number, currency: string) {
   return {
-    shop_money: { amount: formatCents(c), currency_code: currency },
-    presentment_money: { amount: formatCents(c), currency_code: currency },
+    shop_money: { amount: decimalText(c), currency_code: currency },
+    presentment_money: { amount: decimalText(c), currency_code: currency },
   };
 }

@@ -3,9 +3,9 @@
 // transactions, each a connection as in Shopify.
 
 import { connection } from './connections.ts';
-import { type MoneyBag, moneyBag, moneyBagOf, orderCurrency, shopMoneyOf } from './rest-money.ts';
+import { type MoneyBag, moneyBag, moneyBagOf, orderCurrency, refundedCents, shopMoneyOf } from './rest-money.ts';
 import { gidOf, graphqlDateTime, isRecord, legacyId, records, restGid, str } from './rest-values.ts';
-import { type OrderRecord, refundedCents } from './shop-state.ts';
+import type { OrderRecord } from './shop-state.ts';
 import { refundTransactionView } from './transaction-views.ts';
 import type { RestRefund } from './types.ts';
 

@@ -1,13 +1,13 @@
 // Money out of Shopify's REST JSON (money sets, an order's totals and currency) and as Admin GraphQL prints it
 // (Decimal, MoneyV2, MoneyBag); an order's default transactions. Pure: no state, no I/O.
 
-import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
-import { isRecord, str } from './rest-values.ts';
-import type { RestOrder, SimTransaction } from './types.ts';
+import { centsOf, decimalText } from './cents.ts';
+import { isRecord, records, str } from './rest-values.ts';
+import type { RestOrder, RestRefund, SimTransaction } from './types.ts';
 
 /** GraphQL Decimal as Shopify prints it: "199.0", "12.5", "12.34". */
 export function graphqlDecimal(cents: number): string {
-  return formatCents(cents).replace(/(\.\d)0$/, '$1');
+  return decimalText(cents).replace(/(\.\d)0$/, '$1');
 }
 
 export interface Money {
@@ -19,7 +19,7 @@ export interface Money {
 export function shopMoneyOf(set: unknown, amount?: unknown, currency?: string): Money | undefined {
   const money = isRecord(set) && isRecord(set['shop_money']) ? set['shop_money'] : undefined;
   const text = str(money?.['amount']) ?? str(amount);
-  const cents = text === undefined ? undefined : parseCents(text);
+  const cents = text === undefined ? undefined : centsOf(text);
   if (cents === undefined) return undefined;
   return { cents, currency: str(money?.['currency_code']) ?? currency ?? 'USD' };
 }
@@ -85,7 +85,14 @@ export function defaultTransactions(order: RestOrder): SimTransaction[] {
     gateway,
     kind: 'SALE',
     status: 'SUCCESS',
-    amount: formatCents(i === 0 ? share + remainder : share),
+    amount: decimalText(i === 0 ? share + remainder : share),
     currencyCode: currency,
   }));
+}
+
+/** Money actually given back by a refund: its successful refund transactions, in cents. */
+export function refundedCents(refund: RestRefund): number {
+  return records(refund['transactions'])
+    .filter((t) => str(t['kind'])?.toLowerCase() === 'refund' && str(t['status'])?.toLowerCase() === 'success')
+    .reduce((sum, t) => sum + (centsOf(str(t['amount']) ?? '') ?? 0), 0);
 }

@@ -2,9 +2,9 @@
 // locations and metafields, plus the simulator's clock and id sequences. Every change a test makes through
 // the StoreSimulator interface lands here, and the Admin API answers from here.
 
-import { parseCents } from '../../mappers/fiscal/money.ts';
+import { centsOf } from './cents.ts';
 import { type MetafieldRecord, type MetafieldStore, isKnownMetafieldType, valueProblem, writeMetafield } from './metafields.ts';
-import { defaultTransactions, originalTotal } from './rest-money.ts';
+import { defaultTransactions, originalTotal, refundedCents } from './rest-money.ts';
 import { SHOP_DOMAIN, gidOf, isRecord, orderGidOf, records, restGid, restTimestamp, str } from './rest-values.ts';
 import type { CompanyLocationOptions, MetafieldDefinition, RestOrder, RestRefund, SimTransaction } from './types.ts';
 
@@ -227,7 +227,7 @@ export class SimState {
   }
 
   #transaction(t: SimTransaction): TransactionRecord {
-    if (parseCents(t.amount) === undefined) throw new Error(`transaction amount is not a decimal: ${t.amount}`);
+    if (centsOf(t.amount) === undefined) throw new Error(`transaction amount is not a decimal: ${t.amount}`);
     const kind = (t.kind ?? 'SALE').toUpperCase();
     const status = (t.status ?? 'SUCCESS').toUpperCase();
     if (!TRANSACTION_KINDS.includes(kind)) throw new Error(`transaction kind ${t.kind} is not one of ${TRANSACTION_KINDS.join(', ')}`);
@@ -242,16 +242,9 @@ export class SimState {
 function checkRefundTransaction(t: Record<string, unknown>): void {
   const what = `refund transaction ${str(t['id']) ?? '(no id)'}`;
   if (!restGid('OrderTransaction', t)) throw new Error(`${what} needs admin_graphql_api_id or a numeric id`);
-  if (parseCents(str(t['amount']) ?? '') === undefined) throw new Error(`${what}: amount ${str(t['amount'])} is not a decimal`);
+  if (centsOf(str(t['amount']) ?? '') === undefined) throw new Error(`${what}: amount ${str(t['amount'])} is not a decimal`);
   if (!TRANSACTION_KINDS.includes(str(t['kind'])?.toUpperCase() ?? '')) throw new Error(`${what}: unknown kind ${str(t['kind'])}`);
   if (!TRANSACTION_STATUSES.includes(str(t['status'])?.toUpperCase() ?? '')) throw new Error(`${what}: unknown status ${str(t['status'])}`);
-}
-
-/** Money actually given back by a refund: its successful refund transactions, in cents. */
-export function refundedCents(refund: RestRefund): number {
-  return records(refund['transactions'])
-    .filter((t) => str(t['kind'])?.toLowerCase() === 'refund' && str(t['status'])?.toLowerCase() === 'success')
-    .reduce((sum, t) => sum + (parseCents(str(t['amount']) ?? '') ?? 0), 0);
 }
 
 /** REST `financial_status` once these refunds are on the order: refunded when they give back the whole total. */

@@ -23,6 +23,7 @@ import type { ApiCall, RestRefund, StoreSimulator, StoreSimulatorOptions } from 
 import { WebhookSender } from './webhook-sender.ts';
 
 export type * from './types.ts';
+export { SHOP_DOMAIN_HEADER } from './tokens.ts';
 
 const DEFAULT_SCOPES = 'read_orders,write_orders';
 

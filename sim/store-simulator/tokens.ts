@@ -3,7 +3,6 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import { SHOP_DOMAIN_HEADER } from '../../src/shopify/admin-api-origin.ts';
 import { SHOP_DOMAIN, str } from './rest-values.ts';
 import type { SimState } from './shop-state.ts';
 
@@ -43,6 +42,13 @@ export interface TokenPolicy {
 }
 
 export type TokenAnswer = Record<string, unknown>;
+
+/**
+ * The header naming the shop a request is for. Shopify knows the shop from the host (`<shop>.myshopify.com`); the
+ * simulator serves every shop on one loopback origin, so the app's Admin API origin rewrite sends the shop here.
+ * A contract between the two: test/unit/sim/shop-domain-header.test.ts checks both sides name the same header.
+ */
+export const SHOP_DOMAIN_HEADER = 'x-shopify-shop-domain';
 
 export function shopFromHeader(req: Request): string | undefined {
   const shop = req.get(SHOP_DOMAIN_HEADER)?.trim().toLowerCase();

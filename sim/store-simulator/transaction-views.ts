@@ -1,7 +1,7 @@
 // GraphQL OrderTransaction objects: the order's own payments (as registered with setOrder) and the money
 // movements of a stored REST refund.
 
-import { parseCents } from '../../mappers/fiscal/money.ts';
+import { centsOf } from './cents.ts';
 import { currentTotal, moneyBag, orderCurrency } from './rest-money.ts';
 import { graphqlDateTime, restGid, str } from './rest-values.ts';
 import type { OrderRecord, TransactionRecord } from './shop-state.ts';
@@ -19,7 +19,7 @@ export function transactionView(t: TransactionRecord, order: OrderRecord): View 
     manualPaymentGateway: t.gateway === 'manual',
     test: order.rest['test'] === true,
     processedAt: graphqlDateTime(order.rest['processed_at']),
-    amountSet: moneyBag(parseCents(t.amount) ?? 0, t.currencyCode ?? currentTotal(order.rest)?.currency ?? orderCurrency(order.rest)),
+    amountSet: moneyBag(centsOf(t.amount) ?? 0, t.currencyCode ?? currentTotal(order.rest)?.currency ?? orderCurrency(order.rest)),
     parentTransaction: null,
   };
 }
@@ -44,7 +44,7 @@ export function refundTransactionView(t: Record<string, unknown>, order: OrderRe
     manualPaymentGateway: t['manual_payment_gateway'] === true,
     test: t['test'] === true,
     processedAt: graphqlDateTime(t['processed_at'] ?? t['created_at']),
-    amountSet: moneyBag(parseCents(str(t['amount']) ?? '') ?? 0, str(t['currency']) ?? orderCurrency(order.rest)),
+    amountSet: moneyBag(centsOf(str(t['amount']) ?? '') ?? 0, str(t['currency']) ?? orderCurrency(order.rest)),
     parentTransaction: parent ? transactionView(parent, order) : null,
   };
 }

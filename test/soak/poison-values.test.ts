@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { documents, fiscalSequences } from '../../src/db/schema.ts';
 import { testDatabases } from '../../sim/harness/databases.ts';
-import { harnessForShop, waitFor } from '../../sim/harness/harness.ts';
+import { waitFor } from '../../sim/harness/harness.ts';
+import { harnessForShop } from '../support/harness-blocks.ts';
 import { makePaidOrder } from '../support/order-factory.ts';
 
 const SHOP = 'tienda-veneno.myshopify.com';

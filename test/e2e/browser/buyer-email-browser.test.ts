@@ -9,7 +9,8 @@ import { type MailCatcher, startMailCatcher } from '../../../sim/demo/mail-catch
 import { chromiumForBlock, offlinePage } from '../../support/browser-page.ts';
 import { CHROMIUM, hasChromium } from '../../support/chromium.ts';
 import { inMemoryPglite } from '../../../sim/harness/databases.ts';
-import { harnessFor, waitFor } from '../../../sim/harness/harness.ts';
+import { waitFor } from '../../../sim/harness/harness.ts';
+import { harnessFor } from '../../support/harness-blocks.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
 
 const SHOP = 'tienda-reenvio.myshopify.com';

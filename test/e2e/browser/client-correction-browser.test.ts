@@ -13,7 +13,8 @@ import { chromiumForBlock, offlinePage } from '../../support/browser-page.ts';
 import { CHROMIUM, hasChromium } from '../../support/chromium.ts';
 import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from '../../support/client-fixtures.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
-import { harnessForShop, waitFor } from '../../../sim/harness/harness.ts';
+import { waitFor } from '../../../sim/harness/harness.ts';
+import { harnessForShop } from '../../support/harness-blocks.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
 import { ARTIFACTS } from '../../support/paths.ts';
 

@@ -13,7 +13,7 @@ import { chromiumForBlock, offlinePage } from '../../support/browser-page.ts';
 import { CHROMIUM, hasChromium } from '../../support/chromium.ts';
 import { inMemoryPglite } from '../../../sim/harness/databases.ts';
 import { type InvoiceWithNotes, invoiceWithTwoNotes, noteWaitingForInvoice } from '../../support/credit-note-orders.ts';
-import { harnessForShop } from '../../../sim/harness/harness.ts';
+import { harnessForShop } from '../../support/harness-blocks.ts';
 import { ARTIFACTS } from '../../support/paths.ts';
 
 const SHOP = 'tienda-notas-pagina.myshopify.com';

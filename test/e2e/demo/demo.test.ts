@@ -1,5 +1,5 @@
 // `npm start` with no configuration (the demo) and `npm run demo` against it, as processes, the way the README says
-// to try the app: every order prints its invoice and the buyer's e-mail, then one order is refunded through the store
+// to try the app (the bundle `npm start` runs, which loads the demo and its doubles from sim/ at run time): every order prints its invoice and the buyer's e-mail, then one order is refunded through the store
 // simulator's control API and its credit note is printed (number, CUFE, amount, PDF link, e-mail).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseChildEnvironment } from '../../../src/config/env.ts';
+import { APP_START_ARGS } from '../../../sim/harness/app-process.ts';
 import { freePort } from '../../../sim/harness/harness.ts';
 import { ROOT } from '../../support/paths.ts';
 
@@ -17,7 +18,7 @@ describe('the demo', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    demo = spawn(process.execPath, ['src/main.ts'], {
+    demo = spawn(process.execPath, APP_START_ARGS, {
       cwd: ROOT,
       env: { ...baseChildEnvironment(), DATA_DIR: dataDir, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,8 @@ import { REFERENCE_FIELDS, type GatewayDocument } from '../../../mappers/gateway
 import { documents } from '../../../src/db/schema.ts';
 import type { DocumentRow } from '../../../src/documents/store/index.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
-import { harnessForShop, waitFor } from '../../../sim/harness/harness.ts';
+import { waitFor } from '../../../sim/harness/harness.ts';
+import { harnessForShop } from '../../support/harness-blocks.ts';
 import { type RefundFixture, readRefundFixture } from '../../support/refund-fixtures.ts';
 
 const SHOP = 'tienda-notas.myshopify.com';

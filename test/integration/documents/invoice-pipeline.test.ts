@@ -4,7 +4,8 @@ import { parseCufe } from '../../../mappers/fiscal/cufe.ts';
 import { gatewayCalls, documents, webhookDeliveries } from '../../../src/db/schema.ts';
 import { extractCufeFromPdf } from '../../../src/documents/pdf-cufe.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
-import { harnessForShop, waitFor } from '../../../sim/harness/harness.ts';
+import { waitFor } from '../../../sim/harness/harness.ts';
+import { harnessForShop } from '../../support/harness-blocks.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
 
 const SHOP = 'tienda-e2e.myshopify.com';

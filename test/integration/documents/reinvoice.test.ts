@@ -11,7 +11,8 @@ import { documents } from '../../../src/db/schema.ts';
 import type { DocumentRow } from '../../../src/documents/store/index.ts';
 import { TAXPAYER_CLIENT_BLOCK, TAXPAYER_CORRECTION } from '../../support/client-fixtures.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
-import { harnessForShop, waitFor } from '../../../sim/harness/harness.ts';
+import { waitFor } from '../../../sim/harness/harness.ts';
+import { harnessForShop } from '../../support/harness-blocks.ts';
 import { invoicesCli } from '../../support/harness-cli.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
 

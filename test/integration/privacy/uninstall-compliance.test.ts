@@ -17,7 +17,8 @@ import type { GatewayDocument } from '../../../mappers/gateway/gateway-document.
 import { findDocument as getInvoice } from '../../../src/documents/store/index.ts';
 import { invoiceRow } from '../../support/documents.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
-import { harnessForShop, waitFor } from '../../../sim/harness/harness.ts';
+import { waitFor } from '../../../sim/harness/harness.ts';
+import { harnessForShop } from '../../support/harness-blocks.ts';
 import { installViaOAuth } from '../../support/oauth-install.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
 

@@ -1,6 +1,6 @@
 // Credit notes on orders generated the way Shopify computes them (both tax modes, line and order discounts, order- or
 // line-rounded tax, several rates, shipping, gift cards, tips), each refunded by a random sequence of refunds that
-// the store simulator computes as Shopify would (src/shopify/store-simulator/refund-payload.ts). Every note keeps the
+// the store simulator computes as Shopify would (sim/store-simulator/refund-payload.ts). Every note keeps the
 // DGI arithmetic and the sandbox's rules, totals what Shopify refunded for invoiced goods, and the notes never exceed
 // the invoice; a sequence that refunds everything adds up to the invoice exactly, in total and per rate.
 import fc from 'fast-check';

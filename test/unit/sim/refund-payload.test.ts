@@ -1,4 +1,4 @@
-// The store simulator's refunds/create bodies (src/shopify/store-simulator/refund-payload.ts) computed from an order the
+// The store simulator's refunds/create bodies (sim/store-simulator/refund-payload.ts) computed from an order the
 // way Shopify computes them (reference/shopify-refunds.md §1.4–§1.7): the five fixtures' bodies reproduced from their
 // orders (structure and every money field), proration with the last refund taking the remainder, and the refusals.
 import { describe, expect, it } from 'vitest';
@@ -177,5 +177,21 @@ describe('refund bodies computed like Shopify', () => {
     expect(refusal([], { shipping: { amount: 451 } })).toBe('no shipping is left to refund for that amount');
     expect(refusal([first], { amountOnly: { amount: 4019 } })).toBe('40.19 asked, 40.18 left to refund');
     expect(refusal([], { tip: true })).toBe('the order has no tip');
+  });
+
+  it('names what it cannot read in the order or an earlier refund, and builds nothing', () => {
+    const order = readRefundFixture('partial-line', 'order');
+    const lines = order['line_items'] as Json[];
+    const badPrice = { ...order, line_items: [lines[0], { ...lines[1], price: 'free', price_set: { shop_money: { amount: '1.234' } } }] };
+    const line = { lineItemId: SHIRT, quantity: 1 };
+    expect(() => buildRefundPayload(badPrice, [], { lines: [line] })).toThrow(
+      new RefundRequestError('the order cannot be read: line_items[1].price'),
+    );
+    const earlier = readRefundFixture('partial-line', 'refund');
+    const [first] = earlier['refund_line_items'] as Json[];
+    const noQuantity = { ...earlier, refund_line_items: [{ ...first, quantity: '2' }] };
+    expect(() => buildRefundPayload(order, [noQuantity], { lines: [line] })).toThrow(
+      new RefundRequestError('earlier refund 1 cannot be read'),
+    );
   });
 });
