@@ -1,5 +1,5 @@
 // The part every webhook shares: the HMAC over the raw body (401), the required headers (400), the topic.
-// Same rules and answers as @shopify/shopify-api's `webhooks.validate` (test/verify-webhook.test.ts holds
+// Same rules and answers as @shopify/shopify-api's `webhooks.validate` (test/unit/webhooks/verify-webhook.test.ts holds
 // them side by side), done synchronously with a key made once: the library imports a WebCrypto key and
 // canonicalizes every header name for every lookup on each delivery, too much CPU for a path that every
 // delivery of a flash sale takes (bench/RESULTS.md).

@@ -1,5 +1,5 @@
 // Amount-only refunds (money back with no refunded line: a refund discrepancy). Shopify gives no tax split, so the
-// amount is a price reduction that includes ITBMS (DESIGN §9): it is allocated over what is left to credit of the
+// amount is a price reduction that includes ITBMS (docs/design.md §9): it is allocated over what is left to credit of the
 // invoice's lines, in proportion to it, and each share's base and ITBMS are back-computed at the line's own rate
 // (12.00 on a 7 % line → 11.21 + 0.79), the share's items split by the DGI's arithmetic (credit-lines.ts). Never a
 // 0 % line for money that was taxed. Pure.

@@ -1,6 +1,6 @@
 // A credit note's document (type 04), before the pipeline numbers it (document-numbering.ts): its items and payments,
 // totals that are exact sums of the items, the invoice's client block and transaction codes, and the reference to the
-// invoice by CUFE and date (DESIGN §9, names in gateway-document.ts REFERENCE_FIELDS). Pure.
+// invoice by CUFE and date (docs/design.md §9, names in gateway-document.ts REFERENCE_FIELDS). Pure.
 import type { DocumentDraft } from '../invoice/document-numbering.ts';
 import { type GatewayDocument, type GatewayItem, type GatewayPayment, REFERENCE_FIELDS } from '../gateway/gateway-document.ts';
 import type { ItemAmounts } from '../fiscal/line-arithmetic.ts';

@@ -1,5 +1,5 @@
 // The credit note that credits everything of an invoice not yet credited: how an invoice issued to the wrong buyer is
-// replaced (DESIGN §9: a full credit note plus a new invoice). With no note before it, it mirrors the invoice item
+// replaced (docs/design.md §9: a full credit note plus a new invoice). With no note before it, it mirrors the invoice item
 // for item; after partial notes it credits each line's remaining units, base and ITBMS exactly, so the notes add up
 // to the invoice. Payment forms are the invoice's, less what the notes before it returned. Pure.
 import { type CreditedDocument, allowanceDescription, capProblems, creditState } from './credit-balance.ts';

@@ -1,5 +1,5 @@
-// A Shopify refund of an invoiced order → the credit note's draft (type 04), or why there is none yet (DESIGN §9,
-// reference/shopify-refunds.md §6). The note holds the refunded goods (their units, their share of discounts, their
+// A Shopify refund of an invoiced order → the credit note's draft (type 04), or why there is none yet (docs/design.md §9,
+// docs/reference/shopify-refunds.md §6). The note holds the refunded goods (their units, their share of discounts, their
 // tax), refunded shipping, and amount-only money allocated over what is left of the invoice; its total is what was
 // refunded for what the invoice covered, to the cent; every line keeps the DGI arithmetic; with the notes before
 // it, it never credits more than the invoice. Pure: the invoice, the notes already issued and the settings are inputs.
@@ -113,7 +113,7 @@ function currencyProblems(order: ShopifyOrder, refund: ShopifyRefund): MappingPr
 }
 
 // ---------------------------------------------------------------------------------------------
-// The money identity (reference §1.6): refunded = lines + shipping (+ their tax unless included) + duties − adjustments.
+// The money identity (docs/reference/shopify-refunds.md §1.6): refunded = lines + shipping (+ their tax unless included) + duties − adjustments.
 
 interface Reconciled {
   ok: true;

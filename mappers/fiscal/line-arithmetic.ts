@@ -1,4 +1,4 @@
-// The DGI's line arithmetic in integer cents (reference/panama-fe.md §5, DESIGN §6):
+// The DGI's line arithmetic in integer cents (docs/reference/panama-fe.md §5, docs/design.md §6):
 //   priceItem = amount × (priceUnit − priceUnitDiscount)   exactly, two decimals
 //   valueITBMS = priceItem × rate                           within ±0.01 (we keep it strictly below 0.01)
 //   totalValue = priceItem + valueITBMS

@@ -26,7 +26,7 @@ export const clientSchema = z.object({
 export type ClientBlock = z.infer<typeof clientSchema>;
 
 /**
- * A credit note's reference to the invoice it corrects (DESIGN §9). Not in the gateway's published spec: these
+ * A credit note's reference to the invoice it corrects (docs/design.md §9). Not in the gateway's published spec: these
  * names are assumed from its naming, which translates HKA's JSON word by word. They live here only; when the
  * gateway operator confirms its own, change them here (the mapper, the sandbox and the tests follow).
  */

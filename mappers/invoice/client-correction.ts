@@ -1,4 +1,4 @@
-// The merchant's correction of a document's client block (DESIGN §10): a registered taxpayer with a RUC whose check
+// The merchant's correction of a document's client block (docs/design.md §10): a registered taxpayer with a RUC whose check
 // digit is right, or a final consumer. Validated whole before it is saved; the mapper applies it over the order.
 import { z } from 'zod';
 import { findLocationByCode } from '../fiscal/panama-locations.ts';

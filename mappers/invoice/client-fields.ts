@@ -1,4 +1,4 @@
-// The client as the correction form shows it (DESIGN §10): every field as text, taken from the stored correction,
+// The client as the correction form shows it (docs/design.md §10): every field as text, taken from the stored correction,
 // else the client block of the document as mapped, else what the order says, so the merchant edits what is wrong
 // (a mistyped DV, say) instead of typing the client again. Pure.
 import type { ClientCorrection } from './client-correction.ts';

@@ -1,5 +1,5 @@
 // The invoice's client (`dataTransaction.client`): a registered taxpayer (01) when the order carries a
-// RUC with a valid check digit, otherwise a final consumer (02). Reference/panama-fe.md §3.6–§3.8.
+// RUC with a valid check digit, otherwise a final consumer (02). docs/reference/panama-fe.md §3.6–§3.8.
 import type { ClientCorrection } from './client-correction.ts';
 import type { ClientBlock } from '../gateway/gateway-document.ts';
 import type { MappingSettings } from './mapping-settings.ts';
@@ -13,7 +13,7 @@ const MAX_ADDRESS = 100;
 const MAX_EMAIL = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Where a taxpayer client's RUC came from (DESIGN §10), first found wins. */
+/** Where a taxpayer client's RUC came from (docs/design.md §10), first found wins. */
 export const TAX_ID_SOURCES = ['correction', 'b2b_company', 'customer_metafield', 'cart_attributes'] as const;
 export type TaxIdSource = (typeof TAX_ID_SOURCES)[number];
 
@@ -98,7 +98,7 @@ export function buildClient(order: ShopifyOrder, settings: MappingSettings, buye
   };
 }
 
-/** The buyer's tax id in DESIGN §10's order: the B2B company location, a customer metafield, the cart attributes. */
+/** The buyer's tax id in docs/design.md §10's order: the B2B company location, a customer metafield, the cart attributes. */
 export function taxIdOf(
   order: ShopifyOrder,
   settings: MappingSettings,

@@ -23,7 +23,7 @@ import type {
   ShopifyTaxLine,
 } from '../shopify/shopify-order.ts';
 
-/** ITBMS rate codes and their rates (reference §3.9). */
+/** ITBMS rate codes and their rates (docs/reference/panama-fe.md §3.9). */
 export const ITBMS_RATES: readonly { code: string; rate: Fraction }[] = [
   { code: '00', rate: { num: 0, den: 1 } },
   { code: '01', rate: { num: 7, den: 100 } },

@@ -6,7 +6,7 @@ import { formatFraction, parseFraction } from '../fiscal/money.ts';
 import { findLocationByCode } from '../fiscal/panama-locations.ts';
 import CODES from '../fiscal/data/dgi-codes.json' with { type: 'json' };
 
-/** A code table: code → what it means (reference/panama-fe.md §3), used for values and messages. */
+/** A code table: code → what it means (docs/reference/panama-fe.md §3), used for values and messages. */
 type CodeTable = Readonly<Record<string, string>>;
 
 /**
@@ -17,7 +17,7 @@ export function ownEntry(table: Readonly<Record<string, string>>, key: string): 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-// The DGI's code tables (reference §3.2–§3.10; 09 and 99 of the payment forms are listed by the PAC, 99 needs a description
+// The DGI's code tables (docs/reference/panama-fe.md §3.2–§3.10; 09 and 99 of the payment forms are listed by the PAC, 99 needs a description
 // the gateway cannot carry) and the default payment-form table are data (data/dgi-codes.json), read by field name.
 type CodedField = Exclude<keyof typeof CODES, '$comment' | 'defaultPaymentForms'>;
 
@@ -147,7 +147,7 @@ const itemText = (what: string, min: number, max: number) =>
     .max(max, `${what} must have at most ${max} characters`);
 
 export const mappingSettingsSchema = z.object({
-  /** Coded `dataTransaction` values (reference §3.5 defaults: a normal e-commerce sale in Panama). */
+  /** Coded `dataTransaction` values (docs/reference/panama-fe.md §3.5 defaults: a normal e-commerce sale in Panama). */
   transactionDefaults: transactionDefaultsSchema.prefault({}),
   /** Gateway name → payment-form code, merged over DEFAULT_PAYMENT_FORMS. */
   paymentForms: paymentFormsSchema,
@@ -161,7 +161,7 @@ export const mappingSettingsSchema = z.object({
   /** Who gives the buyer the CAFE; only with `app_email` does the app e-mail it (when SMTP is configured). */
   cafeDelivery: z.enum(CAFE_DELIVERY, { error: `cafeDelivery must be one of: ${CAFE_DELIVERY.join(', ')}` }).default('app_email'),
   /**
-   * Where the shop keeps its customers' RUC as a customer metafield (DESIGN §10): read through the Admin API (scope
+   * Where the shop keeps its customers' RUC as a customer metafield (docs/design.md §10): read through the Admin API (scope
    * read_customers) when the order has no B2B company tax id; the text holds the RUC and its DV ("155596713-2-2015 DV 59").
    */
   customerTaxIdMetafield: z
@@ -175,7 +175,7 @@ export const mappingSettingsSchema = z.object({
   defaultLocationCode: locationCodeSchema.default('8-8-7'),
   /**
    * `natureOperation` of credit notes (type 04): 11, devolución, by default. Which value PACs expect on a note is not
-   * confirmed (reference/panama-fe.md §7.3), so a shop can change it; the other codes of a note are its invoice's.
+   * confirmed (docs/reference/panama-fe.md §7.3), so a shop can change it; the other codes of a note are its invoice's.
    */
   creditNoteNatureOperation: codeEnum('natureOperation', 'creditNoteNatureOperation').default('11'),
   /** Gift-card purchases are not a sale of goods; invoiced only when the shop says so. */

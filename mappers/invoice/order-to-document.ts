@@ -1,4 +1,4 @@
-// A paid Shopify order → the gateway's invoice document, or the problems that stop it (DESIGN §6).
+// A paid Shopify order → the gateway's invoice document, or the problems that stop it (docs/design.md §6).
 // Pure: the fiscal number, billing point, the order's transactions and the clock are inputs.
 import type { DocumentDraft } from './document-numbering.ts';
 import type { GatewayPayment, GatewayTotals } from '../gateway/gateway-document.ts';

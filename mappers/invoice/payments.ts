@@ -1,5 +1,5 @@
 // How the invoice was paid (`listFormPayment`): Shopify payment gateways → DGI payment forms
-// (reference/panama-fe.md §3.10). One gateway carries the whole invoice; with several, the amounts
+// (docs/reference/panama-fe.md §3.10). One gateway carries the whole invoice; with several, the amounts
 // come from the order's transactions, which the pipeline reads through the Admin API.
 import { z } from 'zod';
 import type { GatewayPayment } from '../gateway/gateway-document.ts';

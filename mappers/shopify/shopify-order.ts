@@ -272,7 +272,7 @@ const orderSchema = reading(
   },
 );
 
-/** What the order body says beyond its identity (mappers/order-identity.ts reads that). */
+/** What the order body says beyond its identity (mappers/shopify/order-identity.ts reads that). */
 type OrderDetails = Omit<ShopifyOrder, 'orderGid' | 'name' | 'test' | 'currency' | 'totalPrice'>;
 
 /** Read an `orders/paid` body (already JSON-parsed). Never throws. */

@@ -1,6 +1,6 @@
 // The fields of a `refunds/create` body (the bare REST Refund, API 2026-x) that credit notes use, read once into
 // typed values, the same way shopify-order.ts reads orders: ids as GID strings, amounts as integer cents of shop
-// money from the `*_set` strings (reference/shopify-refunds.md §1). Unknown fields are ignored. A body that cannot be
+// money from the `*_set` strings (docs/reference/shopify-refunds.md §1). Unknown fields are ignored. A body that cannot be
 // read yields problems, never an exception.
 import { z } from 'zod';
 import { type MappingProblem, problems } from '../invoice/mapping-problems.ts';

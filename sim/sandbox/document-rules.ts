@@ -1,7 +1,7 @@
 // The sandbox gateway's document validation: what the real gateway (and the DGI behind it) would reject, as
 // code 109 (required field missing) or 201 (any other rule, message naming the rule). One family of rules per
 // module under rules/; this module only puts them in order.
-// Sources: spec/gateway-api.md, reference/panama-fe.md §3 (codes, formats), §5 (arithmetic), §7.3 (notes).
+// Sources: docs/gateway-api.md, docs/reference/panama-fe.md §3 (codes, formats), §5 (arithmetic), §7.3 (notes).
 // Pure: no I/O, the clock is a parameter. All arithmetic on BigInt in exact decimal units.
 import { checkClient } from './rules/client-rules.ts';
 import { checkCode } from './rules/code-tables.ts';

@@ -1,4 +1,4 @@
-// What the codes of a document mean, as its PDF prints them (reference §3.3, §3.6, §3.9, §3.10).
+// What the codes of a document mean, as its PDF prints them (docs/reference/panama-fe.md §3.3, §3.6, §3.9, §3.10).
 
 export const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
   '01': 'Factura de operación interna',

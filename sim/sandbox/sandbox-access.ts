@@ -1,7 +1,7 @@
 // Who may use the sandbox gateway: the platform operator's Authorization JWT on every request, and the taxpayer
 // credentials in the body.
 //
-// Conventions (spec/gateway-api.md leaves them open; these are the sandbox's choices):
+// Conventions (docs/gateway-api.md leaves them open; these are the sandbox's choices):
 // - Taxpayer credentials: with `taxpayers` configured, only those {Company, Token} pairs are valid;
 //   without, any non-empty Token is valid except one starting with "bad" (→ 101).
 // - Authorization header: `Bearer <authToken>` or the bare `<authToken>` (authScheme 'any', the default);
@@ -26,7 +26,7 @@ export const DEFAULT_SANDBOX_SIGNING_KEY = 'factura-pa-sandbox-signing-key';
 /**
  * The Authorization JWT the sandbox expects unless told otherwise: {"iss":"factura-pa-sandbox","sub":"sandbox-platform"}
  * signed HS256 with DEFAULT_SANDBOX_SIGNING_KEY (a test verifies it with jose). A literal, so that it is there
- * synchronously for the tests, the demo and the README, which prints it.
+ * synchronously for the tests, the demo and docs/operators.md, which prints it.
  */
 export const DEFAULT_SANDBOX_AUTH_TOKEN =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJmYWN0dXJhLXBhLXNhbmRib3giLCJzdWIiOiJzYW5kYm94LXBsYXRmb3JtIn0.MOv5XpJgiBCI4tCuQwksPTvH6DB2sGxk8aarwrL30ek';
@@ -42,7 +42,7 @@ export const DEFAULT_SANDBOX_CREDENTIALS: GatewayCredentials = {
 };
 
 export const DEFAULT_SANDBOX_ISSUER: SandboxIssuer = {
-  // HKA's public sample RUC; its DV is valid (reference §4.1).
+  // HKA's public sample RUC; its DV is valid (docs/reference/panama-fe.md §4.1).
   ruc: '155596713-2-2015',
   dv: '59',
   taxpayerType: '2',

@@ -1,7 +1,7 @@
 // The sandbox gateway's behaviour, free of any transport: the three operations on the issued documents (invoices
 // and credit notes, type 04), behind the Authorization check and the injected faults. sandbox-server.ts puts it on HTTP; tests may also call it in-process.
 //
-// Conventions (spec/gateway-api.md leaves them open; these are the sandbox's choices):
+// Conventions (docs/gateway-api.md leaves them open; these are the sandbox's choices):
 // - Every gateway answer (200, 101, 102, 109, 201) is HTTP 200 with the code in the body; GW_Company, GW_Token,
 //   Id_Pac and Enterprise only have to be present (→ 109 when missing). Wrong or missing Authorization → HTTP 401
 //   `{code:'401', result:'error', message:…}` (sandbox-access.ts says what is accepted).

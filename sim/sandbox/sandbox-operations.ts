@@ -1,4 +1,4 @@
-// The gateway operations the sandbox serves (spec/gateway-api.md).
+// The gateway operations the sandbox serves (docs/gateway-api.md).
 export const SANDBOX_OPERATIONS = ['SendDocument', 'DownloadPDF', 'StatusDocument'] as const;
 export type SandboxOperation = (typeof SANDBOX_OPERATIONS)[number];
 

@@ -1,4 +1,4 @@
-// The QR address of an authorized document (reference §4.3): its CUFE, the digest of what was sent and a jwt over
+// The QR address of an authorized document (docs/reference/panama-fe.md §4.3): its CUFE, the digest of what was sent and a jwt over
 // both, HS256 as in a real test QR. jose signs it.
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';

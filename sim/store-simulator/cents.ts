@@ -1,5 +1,5 @@
 // The simulator's own money arithmetic: Shopify's decimal strings ("199.00", "12.5", "-3.10") as integer cents and
-// back, and proration rounded half up to the cent as Shopify rounds refunds (reference/shopify-refunds.md §1.8).
+// back, and proration rounded half up to the cent as Shopify rounds refunds (docs/reference/shopify-refunds.md §1.8).
 // Written apart from the app's money code on purpose: the simulator is the oracle the app's parsers are checked
 // against, so it must not share their mistakes.
 

@@ -1,5 +1,5 @@
 // The `refunds/create` body Shopify would send for a refund of a REST order, computed the way Shopify computes it
-// (reference/shopify-refunds.md §1.4–§1.7): a refunded line's subtotal and tax are its discounted total and its tax
+// (docs/reference/shopify-refunds.md §1.4–§1.7): a refunded line's subtotal and tax are its discounted total and its tax
 // prorated by quantity and rounded to the cent, the last refund of a line taking what is left; refunded shipping is a
 // `refund_shipping_lines` entry with the shipping line's snapshot and no tax field; money beyond the lines is a
 // negative `refund_discrepancy` adjustment with tax 0; a pending refund adds a positive adjustment of its whole

@@ -1,6 +1,6 @@
 // What a refund is computed from, read straight out of Shopify's REST JSON: the order's lines, shipping lines, tip,
-// total and currency (reference/shopify.md §1), and what its earlier refunds already took — units, subtotals and
-// taxes per line, shipping per shipping line, money per transaction (reference/shopify-refunds.md §1.4–§1.7).
+// total and currency (docs/reference/shopify.md §1), and what its earlier refunds already took — units, subtotals and
+// taxes per line, shipping per shipping line, money per transaction (docs/reference/shopify-refunds.md §1.4–§1.7).
 // Only the documented fields, shop money (`*_set.shop_money.amount`) before the plain amount. The simulator's own
 // reading, not the app's parsers: it is what those parsers are checked against.
 import { centsOf, centsOfValue } from './cents.ts';

@@ -1,4 +1,4 @@
-// The GraphQL Refund (reference/shopify-refunds.md §3, `RefundForCreditNote`) read from a stored REST refund:
+// The GraphQL Refund (docs/reference/shopify-refunds.md §3, `RefundForCreditNote`) read from a stored REST refund:
 // its lines, refunded shipping (with the tax the REST body leaves out), order adjustments, duties and
 // transactions, each a connection as in Shopify.
 

@@ -1,4 +1,4 @@
-// The merchant corrects an invoice's client (DESIGN §10), under /api like the rest of the admin API: session token,
+// The merchant corrects an invoice's client (docs/design.md §10), under /api like the rest of the admin API: session token,
 // the token's shop only (another shop's invoice is not found).
 //   GET    /invoices/:id/client  the form's values: the stored correction, else the client as mapped or as the order says
 //   PUT    /invoices/:id/client  save a correction (JSON, validated whole: nothing saved on error) and requeue the invoice

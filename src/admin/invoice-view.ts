@@ -219,7 +219,7 @@ export interface DocumentDetail extends DocumentSummary {
   refundId: string | null;
   /** A credit note's invoice (linked, or the order's invoice it waits for). */
   invoice: RelatedView | null;
-  /** A credit note's reference to its invoice as mapped (DESIGN §9); null before the note is mapped. */
+  /** A credit note's reference to its invoice as mapped (docs/design.md §9); null before the note is mapped. */
   reference: NoteReference | null;
   /** An invoice's credit notes, oldest first. */
   creditNotes: RelatedView[];

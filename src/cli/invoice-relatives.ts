@@ -1,5 +1,5 @@
 // What `invoices show` says of a document's relatives: an invoice's credit notes; a note's invoice, the reference it
-// carries (the invoice's CUFE and date, DESIGN §9) and its refund. As JSON, and as lines for people.
+// carries (the invoice's CUFE and date, docs/design.md §9) and its refund. As JSON, and as lines for people.
 import { formatCents } from '../../mappers/fiscal/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 import { type ShopState, noteReference, reasonFor, refundOf } from '../admin/invoice-view.ts';

@@ -1,5 +1,5 @@
 // `npm run cli -- invoices correct <id> --file client.json | --clear`: the merchant's correction of an invoice's client
-// (DESIGN §10), validated whole before anything is saved; saved, the invoice goes back to the queue and the running
+// (docs/design.md §10), validated whole before anything is saved; saved, the invoice goes back to the queue and the running
 // app's worker sends it with the corrected client. --clear drops a stored correction.
 import { type ClientCorrection, clientCorrectionSchema } from '../../mappers/invoice/client-correction.ts';
 import { correctClient } from '../documents/correct-client.ts';
@@ -39,7 +39,7 @@ export async function correctInvoice(args: readonly string[], io: CliIo, open: O
 
 const REINVOICE_USAGE = 'invoices reinvoice <invoice id> --file <client.json>';
 
-/** `invoices reinvoice <id> --file client.json`: an authorized invoice to the wrong buyer, replaced (DESIGN §9). */
+/** `invoices reinvoice <id> --file client.json`: an authorized invoice to the wrong buyer, replaced (docs/design.md §9). */
 export async function reinvoiceInvoice(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const { positionals, values } = parseCommandArgs(args, { values: ['file'], positionals: 1 }, REINVOICE_USAGE);
   const id = requireInvoiceId(positionals, REINVOICE_USAGE);

@@ -1,5 +1,5 @@
 // `preview <order.json> --refund <refund.json> [--credited <note.json> …]`: the credit note the pipeline would map
-// from a refund of the order (DESIGN §9), against the invoice the order maps to and the notes already issued against
+// from a refund of the order (docs/design.md §9), against the invoice the order maps to and the notes already issued against
 // it, numbered after them; or why there is none. The gateway gives the invoice its CUFE: a stand-in names it here.
 import type { CreditedDocument } from '../../mappers/credit-note/credit-balance.ts';
 import { CREDIT_NOTE_TYPE } from '../../mappers/credit-note/credit-note-draft.ts';

@@ -26,7 +26,7 @@ import {
 export const USAGE = [
   'usage:',
   '  npm run cli -- shops add --shop <domain> --access-token <token|->     a custom app\'s store ("-" reads the token from stdin)',
-  "  npm run cli -- shops configure --shop <domain> --file <settings.json>  replace the shop's settings (see the README)",
+  "  npm run cli -- shops configure --shop <domain> --file <settings.json>  replace the shop's settings (see docs/merchants.md)",
   '  npm run cli -- shops list [--json]',
 ].join('\n');
 

@@ -8,7 +8,7 @@ const positiveInt = z.coerce.number().int().positive();
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
 
-/** Every variable the app reads, with its default. The README's configuration table mirrors this. */
+/** Every variable the app reads, with its default. docs/operators.md's configuration table mirrors this. */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -73,7 +73,7 @@ function isSmtpUrl(text: string): boolean {
 
 type Env = z.infer<typeof envSchema>;
 
-/** The variables the app reads (the README's table lists each one). */
+/** The variables the app reads (docs/operators.md's table lists each one). */
 export const ENV_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 
 export interface AppConfig {

@@ -63,7 +63,7 @@ export async function openDatabase(target: DatabaseTarget, onConnectionError: Co
   if (target.kind === 'pglite') {
     const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
     try {
-      // relaxedDurability: PGlite does not fsync; it survives a killed process, not a power cut (see README).
+      // relaxedDurability: PGlite does not fsync; it survives a killed process, not a power cut (see docs/operators.md, Databases).
       const client = await PGlite.create({
         ...(target.dataDir ? { fs: new PrivateNodeFS(target.dataDir), relaxedDurability: true } : {}),
         serializers: { [TEXT_OID]: textParameter },

@@ -129,7 +129,7 @@ export const documents = pgTable(
     snapshotRedacted: boolean('snapshot_redacted').notNull().default(false),
     /** Re-read the order through the Admin API before mapping it again (set by a manual retry). */
     refreshSnapshot: boolean('refresh_snapshot').notNull().default(false),
-    /** The merchant's correction of the client block (DESIGN §10), applied over what the order says. */
+    /** The merchant's correction of the client block (docs/design.md §10), applied over what the order says. */
     clientOverride: jsonb('client_override'),
     /** Where the client's RUC came from, when the client is a taxpayer. */
     taxIdSource: text('tax_id_source', { enum: TAX_ID_SOURCES }),

@@ -34,7 +34,7 @@ export interface ApplyContext {
   shops: Pick<ShopRepository, 'pause'>;
   /** Gateway calls made for the document and not yet logged; logged with the statement that ends the claim. */
   calls: GatewayCallRecord[];
-  /** The buyer's e-mail of a completing document (DESIGN §10); absent: none. */
+  /** The buyer's e-mail of a completing document (docs/design.md §10); absent: none. */
   buyerEmail?: CompletionEmail;
 }
 
@@ -85,7 +85,7 @@ export async function applyTransition(
       const finished = { ...doc, ...t.patch, ...stepDone('done'), status: 'completed' as const };
       ctx.logger.info(
         { documentId: doc.id, kind: doc.kind, shop: doc.shop, order: doc.orderName, fiscalNumber: formatFiscalNumber(doc), worker: owner },
-        // Operators follow these lines (README "Operations"): one per completed document.
+        // Operators follow these lines (docs/operators.md "Operations"): one per completed document.
         doc.kind === 'invoice' ? 'invoice completed' : 'credit note completed',
       );
       // Queued by the statement that completes the document: never completed without it, never twice.

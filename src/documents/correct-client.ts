@@ -1,5 +1,5 @@
-// The merchant corrects an invoice's client (DESIGN §10), from the admin page or the CLI: the correction, already
-// validated whole (mappers/client-correction.ts), is saved and the invoice goes back to the queue; or the correction
+// The merchant corrects an invoice's client (docs/design.md §10), from the admin page or the CLI: the correction, already
+// validated whole (mappers/invoice/client-correction.ts), is saved and the invoice goes back to the queue; or the correction
 // is dropped. Says why when the invoice cannot take it.
 import type { ClientCorrection } from '../../mappers/invoice/client-correction.ts';
 import type { Db } from '../db/database.ts';

@@ -1,4 +1,4 @@
-// A credit note's draft (DESIGN §9): its invoice first — the note waits until the invoice is authorized, and is not
+// A credit note's draft (docs/design.md §9): its invoice first — the note waits until the invoice is authorized, and is not
 // made at all for an order that has no invoice and will have none — then the refund confirmed through the shop's own
 // Admin API, then the pure mapping against the invoice and the notes already issued against it.
 import type { DocumentDraft } from '../../mappers/invoice/document-numbering.ts';

@@ -44,7 +44,7 @@ export interface RunnerDeps {
   random?: () => number;
   /** A document was authorized or finished (metrics, time to invoice). */
   onFinished?: (doc: DocumentRow) => void;
-  /** The buyer's e-mail of a completing document, by the shop's settings as of the claim (src/delivery/). */
+  /** The buyer's e-mail of a completing document, by the shop's settings as of the claim (src/buyer-email/). */
   buyerEmail?: {
     emailFor(doc: DocumentRow, shop: Shop): Promise<EmailToQueue | undefined>;
     queued(): void;

@@ -5,7 +5,7 @@
 export const DOCUMENT_KINDS = ['invoice', 'credit_note'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
-/** The DGI's `typeDocument` of each kind (reference §3.2). */
+/** The DGI's `typeDocument` of each kind (docs/reference/panama-fe.md §3.2). */
 export const DGI_DOCUMENT_TYPE = { invoice: '01', credit_note: '04' } as const satisfies Record<DocumentKind, string>;
 
 /**
@@ -65,5 +65,5 @@ export function canMove(from: DocumentStatus, to: DocumentStatus): boolean {
   return (STATUS_MOVES[from] as readonly DocumentStatus[]).includes(to);
 }
 
-/** Where a taxpayer client's RUC came from (DESIGN §10): the mapper's list. */
+/** Where a taxpayer client's RUC came from (docs/design.md §10): the mapper's list. */
 export { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';

@@ -37,7 +37,7 @@ export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: Is
   if (!parsed.ok) return stop(mappingProblems(parsed.problems));
 
   // The body's shop is only the header's word: the order must be this shop's, asked through the shop's own API, before
-  // anything is issued for it. The same answer says where the buyer's tax id is kept (DESIGN §10).
+  // anything is issued for it. The same answer says where the buyer's tax id is kept (docs/design.md §10).
   const correction = storedCorrection(current.clientOverride);
   const metafield = correction ? null : shop.settings.mapping.customerTaxIdMetafield;
   const confirmed = await deps.shopify.confirmOrder(current.shop, current.orderGid, {

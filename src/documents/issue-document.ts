@@ -131,7 +131,7 @@ function sentBefore(doc: DocumentRow): { document: GatewayDocument; environment:
   return { document, environment: (doc.environment ?? 'pruebas') as GatewayEnvironment };
 }
 
-/** What a SendDocument answer means for the document (DESIGN §5). */
+/** What a SendDocument answer means for the document (docs/design.md §5). */
 async function sendOutcome(
   sending: DocumentRow,
   previous: DocumentRow,

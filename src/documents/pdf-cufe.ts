@@ -36,7 +36,7 @@ async function pdfText(pdf: Buffer): Promise<string> {
   }
 }
 
-/** The DGI's public look-up of an invoice by CUFE (reference §4.3): the QR address's stand-in. */
+/** The DGI's public look-up of an invoice by CUFE (docs/reference/panama-fe.md §4.3): the QR address's stand-in. */
 export function cufeLookupUrl(environment: 'pruebas' | 'produccion', cufe: string): string {
   const host = environment === 'produccion' ? 'https://dgi-fep.mef.gob.pa' : 'https://dgi-fep-test.mef.gob.pa:40001';
   return `${host}/Consultas/FacturasPorCUFE?CUFE=${encodeURIComponent(cufe)}`;

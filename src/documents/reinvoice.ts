@@ -1,4 +1,4 @@
-// Replacing an authorized invoice issued to the wrong buyer, in one action (DESIGN §9, §10): a credit note for all of
+// Replacing an authorized invoice issued to the wrong buyer, in one action (docs/design.md §9, §10): a credit note for all of
 // it and a new invoice to the corrected client, both stored at once and issued by the pipeline. Says why when the
 // invoice cannot be replaced.
 import type { ClientCorrection } from '../../mappers/invoice/client-correction.ts';

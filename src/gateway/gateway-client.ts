@@ -15,7 +15,7 @@ import {
 } from './gateway-types.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 
-/** What a SendDocument answer means for the invoice (DESIGN §5). */
+/** What a SendDocument answer means for the invoice (docs/design.md §5). */
 export type SendOutcome =
   | {
       kind: 'authorized';

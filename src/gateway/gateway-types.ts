@@ -1,4 +1,4 @@
-// The gateway's wire contract (spec/gateway-api.md) around the document: credentials, requests and answers,
+// The gateway's wire contract (docs/gateway-api.md) around the document: credentials, requests and answers,
 // as zod schemas shared by the client and the sandbox. The document itself is the mappers' (gateway-document.ts).
 import { z } from 'zod';
 import { documentSchema, optionalTextFields, textFields } from '../../mappers/gateway/gateway-document.ts';
@@ -62,6 +62,6 @@ export const statusDocumentResponseSchema = z.object({
   ...optionalTextFields('statusDocument', 'messageDocument', 'message', 'result'),
 });
 
-/** Environment codes (reference §3.1). */
+/** Environment codes (docs/reference/panama-fe.md §3.1). */
 export const ENVIRONMENT_CODE = { produccion: '1', pruebas: '2' } as const;
 export type GatewayEnvironment = keyof typeof ENVIRONMENT_CODE;

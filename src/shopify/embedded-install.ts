@@ -1,4 +1,4 @@
-// Shopify-managed installation for the embedded app (DESIGN §7): Shopify installs the app and grants the
+// Shopify-managed installation for the embedded app (docs/design.md §7): Shopify installs the app and grants the
 // scopes declared in shopify.app.toml; the first time the app sees a valid session token for a shop it holds
 // no usable offline session for, it exchanges that token for an expiring offline token. No redirect, no
 // OAuth screen. Refresh and uninstall work on the stored session as for a code-grant install.

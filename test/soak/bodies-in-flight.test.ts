@@ -2,7 +2,7 @@
 // a 1,434 MiB peak. With the bytes of bodies in flight bounded (BODY_BYTES_IN_FLIGHT), those beyond the
 // bound are answered 503 before their body is read and the sender retries them, as Shopify does: every
 // delivery is stored and the app's peak resident memory (the kernel's VmHWM) stays under 400 MiB.
-// PostgreSQL only: the app on PGlite holds more than that on its own (README, Databases).
+// PostgreSQL only: the app on PGlite holds more than that on its own (docs/operators.md, Databases).
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';

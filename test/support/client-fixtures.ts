@@ -1,4 +1,4 @@
-// One taxpayer client for the correction tests: as the merchant corrects it (the README's client file says the
+// One taxpayer client for the correction tests: as the merchant corrects it (docs/merchants.md's client file says the
 // same), and as the gateway then receives it.
 
 /** 155596713-2-2015 has the check digit 59; a juridical person (typeTaxpayer 2). */

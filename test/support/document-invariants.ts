@@ -1,4 +1,4 @@
-// An independent check of DESIGN §6 invariants 1–2 on a gateway document, in exact decimals (BigInt,
+// An independent check of docs/design.md §6 invariants 1–2 on a gateway document, in exact decimals (BigInt,
 // millionths), sharing no code with the mapper. Returns the broken rules; empty when all hold.
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 

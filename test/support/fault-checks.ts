@@ -1,4 +1,4 @@
-// What the fault suite verifies after each scenario (test/fault-injection.test.ts), against the database, the
+// What the fault suite verifies after each scenario (test/soak/fault-injection.test.ts), against the database, the
 // sandbox gateway's registry and the store simulator's metafields: every order invoiced once, every refund credited
 // once, no fiscal number used twice or skipped without a reason in either sequence, no document sent again after its
 // success was saved.

@@ -1,4 +1,4 @@
-// The fault suite's world (test/fault-injection.test.ts): the app as a process under a supervisor that restarts it,
+// The fault suite's world (test/soak/fault-injection.test.ts): the app as a process under a supervisor that restarts it,
 // with the gateway and Shopify it talks to, for one shop; a pool for paced deliveries; the merchant's Retry.
 import { randomBytes } from 'node:crypto';
 import { Session } from '@shopify/shopify-api';

@@ -1,5 +1,5 @@
 // What the order block shows for each state of the order's fiscal documents: pure, no Shopify API, so it is
-// unit-tested (test/order-documents-view.test.ts). Texts are keys into ../locales; the statuses use the
+// unit-tested (test/unit/extensions/order-documents-view.test.ts). Texts are keys into ../locales; the statuses use the
 // admin page's words (Autorizada, Requiere atención, …).
 import WORDS from '../locales/es.default.json' with { type: 'json' };
 

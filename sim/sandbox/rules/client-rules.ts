@@ -1,5 +1,5 @@
 // 201: the buyer (`client`) by its type: codes, country against destination, RUC and check digit, lengths
-// (reference §3.6–§3.8).
+// (docs/reference/panama-fe.md §3.6–§3.8).
 import { CLIENT_OPTIONAL_FIELDS } from '../../../mappers/gateway/gateway-document.ts';
 import { isValidRucCheckDigit } from '../../../mappers/fiscal/ruc-check-digit.ts';
 import { checkCode } from './code-tables.ts';

@@ -1,4 +1,4 @@
-// The DGI's code tables (reference §3.1–§3.10) and the check that a field's code is in its table.
+// The DGI's code tables (docs/reference/panama-fe.md §3.1–§3.10) and the check that a field's code is in its table.
 import { invalid, where, type Json, type RuleProblem } from './rule-problem.ts';
 
 const CODES = {

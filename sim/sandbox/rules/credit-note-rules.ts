@@ -1,4 +1,4 @@
-// A credit note (typeDocument 04) and its reference to the invoice it corrects (DESIGN §9, reference §7.3).
+// A credit note (typeDocument 04) and its reference to the invoice it corrects (docs/design.md §9, docs/reference/panama-fe.md §7.3).
 // The field names are REFERENCE_FIELDS' (assumed, declared once with the document's schema): never spelt here.
 // Shape first (pure, with the other rules); then, once the sandbox knows the number is free, the note against
 // the invoice it names (checkNoteAgainstInvoice, given what the registry knows of that invoice).

@@ -1,4 +1,4 @@
-// 201: one line of `listItems`: formats (reference §3.12), the ITBMS code and the per-line arithmetic of §5.
+// 201: one line of `listItems`: formats (docs/reference/panama-fe.md §3.12), the ITBMS code and the per-line arithmetic of §5.
 import { checkCode, ITBMS_PERCENT } from './code-tables.ts';
 import { abs, CENT_MICRO, formatScaled, MICRO, toMicro } from './decimal.ts';
 import { checkFormat, checkOptionalStrings, firstOf, present, rule, type Json, type RuleProblem } from './rule-problem.ts';

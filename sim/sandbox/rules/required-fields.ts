@@ -1,4 +1,4 @@
-// 109: the fields the gateway requires, checked before any other rule (reference §2, spec/gateway-api.md).
+// 109: the fields the gateway requires, checked before any other rule (docs/reference/panama-fe.md §2, docs/gateway-api.md).
 import { CREDENTIAL_FIELDS } from '../../../src/gateway/gateway-types.ts';
 import REQUIRED from './required-fields.json' with { type: 'json' };
 import type { Json, RuleProblem } from './rule-problem.ts';

@@ -39,7 +39,7 @@ export function invalid(fieldName: string, detail: string): RuleProblem {
   return { code: '201', message: `${PREFIX}${detail}`, fieldName };
 }
 
-/** 201 naming the DGI validation code and, when it has one, the rule number of reference §5. */
+/** 201 naming the DGI validation code and, when it has one, the rule number of docs/reference/panama-fe.md §5. */
 export function rule(dgiCode: string, ruleNo: number | undefined, fieldName: string, detail: string): RuleProblem {
   const name = ruleNo === undefined ? `regla ${dgiCode}` : `regla ${dgiCode} (§5 regla ${ruleNo})`;
   return invalid(fieldName, `${name}: ${detail}`);

@@ -1,4 +1,4 @@
-// 201: `totalsSubTotals` and its payments: formats (reference §3.10, §3.12) and the totals arithmetic of §5.
+// 201: `totalsSubTotals` and its payments: formats (docs/reference/panama-fe.md §3.10, §3.12) and the totals arithmetic of §5.
 import { checkCode } from './code-tables.ts';
 import { formatScaled, toMicro } from './decimal.ts';
 import { checkFormat, firstOf, invalid, present, rule, type Json, type RuleProblem } from './rule-problem.ts';

@@ -1,4 +1,4 @@
-// 201: the codes and formats of `dataTransaction` and the issue date (reference §3.1–§3.5, §3.11).
+// 201: the codes and formats of `dataTransaction` and the issue date (docs/reference/panama-fe.md §3.1–§3.5, §3.11).
 import { checkCode } from './code-tables.ts';
 import { checkFormat, firstOf, invalid, rule, type Json, type RuleProblem } from './rule-problem.ts';
 

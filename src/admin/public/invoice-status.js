@@ -5,7 +5,7 @@ import { language, t } from './i18n.js';
 
 /** @typedef {import('./page-types').InvoiceSummary} InvoiceSummary */
 
-/** The page's words for a state: the reference the CLI and the README follow. @param {InvoiceSummary} inv */
+/** The page's words for a state: the reference the CLI and docs/merchants.md follow. @param {InvoiceSummary} inv */
 export function statusBadge(inv) {
   switch (inv.status) {
     case 'completed':

@@ -1,4 +1,4 @@
-// The merchant's correction of an invoice's client (DESIGN §10), saved or removed in one update that also checks the
+// The merchant's correction of an invoice's client (docs/design.md §10), saved or removed in one update that also checks the
 // document may take it: the shop's invoice, stopped for a person (needs attention, failed), not yet authorized.
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ClientCorrection } from '../../../mappers/invoice/client-correction.ts';

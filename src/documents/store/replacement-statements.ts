@@ -1,4 +1,4 @@
-// Replacing an invoice issued to the wrong buyer (DESIGN §9, §10): a credit note for all of it and a new invoice for
+// Replacing an invoice issued to the wrong buyer (docs/design.md §9, §10): a credit note for all of it and a new invoice for
 // the corrected client, both stored in one statement, linked to the invoice they replace, and issued by the pipeline.
 import { and, eq, isNotNull, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';

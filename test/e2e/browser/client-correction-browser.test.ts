@@ -1,4 +1,4 @@
-// The merchant corrects an invoice's client in the admin page (DESIGN §10, issue 16 item 2), in real Chromium at
+// The merchant corrects an invoice's client in the admin page (docs/design.md §10, issue 16 item 2), in real Chromium at
 // phone width against the whole product on loopback, on both databases: an order whose RUC has a wrong check digit
 // needs attention; its page offers *Corregir cliente* prefilled with what the buyer typed; the server's refusal of
 // the DV shows under the field (nothing saved); the right DV sends the invoice back to the queue, and it is

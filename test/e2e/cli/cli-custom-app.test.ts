@@ -1,5 +1,5 @@
 // The custom-app path from the operators' CLI alone, in real processes: `shops add` (the Admin API token
-// on stdin), `shops configure` with the settings file from README.md, then the app (`src/main.ts`)
+// on stdin), `shops configure` with the settings file from docs/merchants.md, then the app (`src/main.ts`)
 // on the same data against the store simulator and the sandbox gateway: a signed orders/paid arrives, the
 // invoice is authorized and written back; `invoices list|show|retry` read and requeue. Bad input gets
 // exit code 2 or 1, a clear message, and no secret in any output.
@@ -31,11 +31,11 @@ interface Run {
   stderr: string;
 }
 
-/** The settings example of README.md, exactly as a reader would copy it. */
+/** The settings example of docs/merchants.md, exactly as a reader would copy it. */
 function documentedSettings(): string {
-  const doc = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'merchants.md'), 'utf8');
   const block = /<!-- settings-example[^>]*-->\s*```json\n([\s\S]*?)\n```/.exec(doc);
-  if (!block?.[1]) throw new Error('README.md has no settings example');
+  if (!block?.[1]) throw new Error('docs/merchants.md has no settings example');
   return block[1];
 }
 

@@ -1,5 +1,5 @@
-// The buyer's tax id from where Shopify keeps it (DESIGN §10), and an order confirmed through its own shop's Admin API
-// before anything is issued (DESIGN §7): end to end over HTTP, store simulator and sandbox gateway, both databases.
+// The buyer's tax id from where Shopify keeps it (docs/design.md §10), and an order confirmed through its own shop's Admin API
+// before anything is issued (docs/design.md §7): end to end over HTTP, store simulator and sandbox gateway, both databases.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultMappingSettings } from '../../../mappers/invoice/mapping-settings.ts';

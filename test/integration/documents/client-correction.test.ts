@@ -1,4 +1,4 @@
-// The merchant corrects an invoice's client (DESIGN §10, issue 16 item 2), end to end over HTTP with the store
+// The merchant corrects an invoice's client (docs/design.md §10, issue 16 item 2), end to end over HTTP with the store
 // simulator and the sandbox gateway, on both databases:
 // - through the admin API: a wrong check digit is refused (400 naming the DV, nothing saved), another shop's invoice
 //   is not found, a right correction requeues the invoice and it is authorized with the corrected client;
@@ -31,11 +31,11 @@ const WRONG_DV = [
   { name: 'dv', value: '00' },
 ];
 
-/** The client file of README.md, exactly as a reader would copy it. */
+/** The client file of docs/merchants.md, exactly as a reader would copy it. */
 function documentedClient(): string {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = /<!-- client-example[^>]*-->\s*```json\n([\s\S]*?)\n```/.exec(readme);
-  if (!block?.[1]) throw new Error('README.md has no client example');
+  const guide = fs.readFileSync(path.join(ROOT, 'docs', 'merchants.md'), 'utf8');
+  const block = /<!-- client-example[^>]*-->\s*```json\n([\s\S]*?)\n```/.exec(guide);
+  if (!block?.[1]) throw new Error('docs/merchants.md has no client example');
   return block[1];
 }
 
@@ -315,7 +315,7 @@ describe.each(testDatabases)('correcting an invoice’s client on $name', (targe
       err: [],
     });
     const done = await settled(6_600_000_000_003, 'completed');
-    // The README's file is the client the tests use.
+    // The client file of docs/merchants.md is the client the tests use.
     expect(JSON.parse(documentedClient())).toEqual(TAXPAYER_CORRECTION);
     expect(done).toMatchObject({ taxIdSource: 'correction', clientOverride: TAXPAYER_CORRECTION });
     expect(sentClient(done)).toEqual(TAXPAYER_CLIENT_BLOCK);

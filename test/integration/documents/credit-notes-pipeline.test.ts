@@ -48,7 +48,7 @@ describe.each(testDatabases)('refunds to credit notes, end to end on $name', (ta
   const sent = (row: DocumentRow) => row.document as GatewayDocument;
   const totalOf = (row: DocumentRow) => sent(row).totalsSubTotals.totalInvoice;
 
-  /** A note's reference names its invoice's CUFE and date (DESIGN §9), and the note is type 04. */
+  /** A note's reference names its invoice's CUFE and date (docs/design.md §9), and the note is type 04. */
   function expectReference(note: DocumentRow, invoice: DocumentRow): void {
     expect(note).toMatchObject({
       kind: 'credit_note',

@@ -1,4 +1,4 @@
-// Each gateway outcome drives the invoice to its state (DESIGN §5), over real HTTP, on PGlite and PostgreSQL.
+// Each gateway outcome drives the invoice to its state (docs/design.md §5), over real HTTP, on PGlite and PostgreSQL.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';

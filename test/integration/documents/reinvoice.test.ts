@@ -1,4 +1,4 @@
-// An authorized invoice issued to the wrong buyer is replaced in one action (DESIGN §9, §10; issue 16 item 3): a credit
+// An authorized invoice issued to the wrong buyer is replaced in one action (docs/design.md §9, §10; issue 16 item 3): a credit
 // note for all of it and a new invoice to the right client, both issued by the pipeline, linked to each other and to
 // the order's metafields. Over HTTP (admin API) and the CLI, with the store simulator and the sandbox, both databases.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Contract tests: our gateway client against the sandbox gateway over real HTTP, one per outcome (DESIGN §5).
+// Contract tests: our gateway client against the sandbox gateway over real HTTP, one per outcome (docs/design.md §5).
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 // Refunds in the store simulator: stored on their order (REST refunds[], financial_status), read back through
-// GraphQL `refund(id:)` with the RefundForCreditNote query of reference/shopify-refunds.md §3 and
+// GraphQL `refund(id:)` with the RefundForCreditNote query of docs/reference/shopify-refunds.md §3 and
 // `order.refunds`, and delivered as signed `refunds/create` webhooks. Bodies: test/fixtures/refunds/.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Token exchange against the store simulator as Shopify documents it (reference/shopify-refunds.md §5.1),
+// Token exchange against the store simulator as Shopify documents it (docs/reference/shopify-refunds.md §5.1),
 // driven by @shopify/shopify-api's own `shopify.auth.tokenExchange`: an App Bridge session token becomes an
 // expiring offline token and the shop is installed with the app's declared scopes (Shopify-managed install).
 import { HttpResponseError, RequestedTokenType } from '@shopify/shopify-api';

@@ -1,4 +1,4 @@
-// The correction form's values (mappers/client-fields.ts): the stored correction first, then the client block as
+// The correction form's values (mappers/invoice/client-fields.ts): the stored correction first, then the client block as
 // mapped, then what the order says, checks left out (the form is where a wrong check digit is fixed).
 import { describe, expect, it } from 'vitest';
 import { clientFields } from '../../../mappers/invoice/client-fields.ts';

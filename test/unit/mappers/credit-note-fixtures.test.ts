@@ -1,5 +1,5 @@
 // The five refund fixtures (test/fixtures/refunds/) → whole credit-note drafts, to the cent, as
-// reference/shopify-refunds.md §6.4–§6.5 works them out; and the full credit note that replaces an invoice.
+// docs/reference/shopify-refunds.md §6.4–§6.5 works them out; and the full credit note that replaces an invoice.
 // Each invoice is issued from the fixture's order by the real invoice mapper (test/support/refund-fixtures.ts).
 import { describe, expect, it } from 'vitest';
 import type { DocumentDraft } from '../../../mappers/invoice/document-numbering.ts';
@@ -103,7 +103,7 @@ function expectOneDraft(
   expectValid(draftOf(result), invoice);
 }
 
-describe('refund fixtures → credit notes (reference/shopify-refunds.md §6)', () => {
+describe('refund fixtures → credit notes (docs/reference/shopify-refunds.md §6)', () => {
   it('full refund #1101: the mirror of the invoice, 71.32', () => {
     const invoice = issueInvoice(fixtureOrder('full-refund'));
     const result = refund('full-refund', invoice);
@@ -176,7 +176,7 @@ describe('refund fixtures → credit notes (reference/shopify-refunds.md §6)', 
   });
 });
 
-describe('full credit note (an invoice replaced, DESIGN §9)', () => {
+describe('full credit note (an invoice replaced, docs/design.md §9)', () => {
   it('with no note before it, mirrors the invoice item for item, with its payments', () => {
     const invoice = issueInvoice(fixtureOrder('partial-line'));
     const result = fullCreditNote({ invoice, credited: [], settings: defaultMappingSettings });

@@ -286,7 +286,7 @@ function checkCase(c: Case): void {
     // - an amount-only refund put money on lines whose rate goods now take entirely, or asked more than the invoice
     //   has left (Shopify allows both: its refundable amount is the order's, gift cards and tips included);
     // - the invoice moved a tax cent from one rate to another, so Shopify's refunds at those rates cannot add up to it;
-    // - Shopify's tax on a line is a cent off its exact value (reference/shopify-refunds.md §6.3, fixture 02), so a
+    // - Shopify's tax on a line is a cent off its exact value (docs/reference/shopify-refunds.md §6.3, fixture 02), so a
     //   refunded unit cannot match both Shopify and the invoice's pieces.
     const why = JSON.stringify({ result, requests });
     const cause = amountRefunded
@@ -426,7 +426,7 @@ function perRate(docs: { listItems: GatewayDocument['listItems'] }[]): Map<strin
   return new Map([...out].filter(([, sum]) => sum.net !== 0 || sum.tax !== 0).sort());
 }
 
-describe('credit-note properties (DESIGN §9)', () => {
+describe('credit-note properties (docs/design.md §9)', () => {
   it(`maps ${CASES} orders × random refund sequences into notes that add up to the invoice`, () => {
     fc.assert(
       fc.property(orderCase, (c) => checkCase(c)),

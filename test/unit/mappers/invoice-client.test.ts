@@ -78,7 +78,7 @@ describe('buildClient: registered taxpayer (01)', () => {
     ['PE-10-442', '50', '1'],
     ['N-45-832', '58', '1'],
     ['E-12-342', '10', '1'],
-  ])('RUC %s with DV %s (reference §4.1) → 01, taxpayer type %s', (ruc, dv, type) => {
+  ])('RUC %s with DV %s (docs/reference/panama-fe.md §4.1) → 01, taxpayer type %s', (ruc, dv, type) => {
     const result = client(orderWith({ ruc, dv, razon_social: 'Cliente Ejemplo, S.A.' }));
     expect(result).toMatchObject({
       ok: true,
@@ -178,7 +178,7 @@ describe('buildClient: registered taxpayer (01)', () => {
   });
 });
 
-describe('buildClient: where the tax id comes from (DESIGN §10)', () => {
+describe('buildClient: where the tax id comes from (docs/design.md §10)', () => {
   const cart = { ruc: '8-442-445', dv: '08' };
 
   it('a B2B company location tax id wins over a customer metafield and the cart, with the company as business name', () => {

@@ -1,4 +1,4 @@
-// DESIGN §6 invariants 1–5 on orders generated the way Shopify computes them (both tax modes, line and
+// docs/design.md §6 invariants 1–5 on orders generated the way Shopify computes them (both tax modes, line and
 // order discounts, shipping and its discounts, several rates, tips, gift cards, quantities to 1 000,
 // prices to 100 000.00). At least 10 000 cases run; a counter proves it.
 import { documentFor } from '../../support/order-fixtures.ts';
@@ -377,7 +377,7 @@ function checkBrokenCase(c: Case, how: Breakage, delta: number): void {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('mapper properties (DESIGN §6)', () => {
+describe('mapper properties (docs/design.md §6)', () => {
   it(`maps ${VALID_CASES} Shopify-computed orders keeping invariants 1–4`, () => {
     fc.assert(
       fc.property(orderCase, (c) => checkValidCase(c)),

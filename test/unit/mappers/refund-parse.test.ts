@@ -1,4 +1,4 @@
-// parseShopifyRefund: a refunds/create body read once into typed values (reference/shopify-refunds.md §1): GIDs, the
+// parseShopifyRefund: a refunds/create body read once into typed values (docs/reference/shopify-refunds.md §1): GIDs, the
 // order id only when its digits are exact, cents from the *_set strings, refunded shipping's tax from the shipping
 // line when it is refunded whole, adjustments and transactions. Never throws.
 import { describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // (written from the catalogue as it was when the texts were TypeScript functions): moving the texts into data must
 // not change a byte. The cases cover every key of every table, the credit-note and `field` variants, missing
 // parameters, numbers as parameters (printed as String() prints them, no grouping), apostrophes and braces in
-// values, and cause chains. Regenerate only on purpose: `npx vitest run test/messages-catalogue.test.ts -u`.
+// values, and cause chains. Regenerate only on purpose: `npx vitest run test/unit/messages/messages-catalogue.test.ts -u`.
 import { expect, it } from 'vitest';
 import { DOCUMENT_STATUSES } from '../../../src/documents/document-state.ts';
 import { localize, localizeProblems, reasonAction, reasonTitle, render } from '../../../src/messages/catalogue.ts';

@@ -1,5 +1,5 @@
 // The store simulator's refunds/create bodies (sim/store-simulator/refund-payload.ts) computed from an order the
-// way Shopify computes them (reference/shopify-refunds.md §1.4–§1.7): the five fixtures' bodies reproduced from their
+// way Shopify computes them (docs/reference/shopify-refunds.md §1.4–§1.7): the five fixtures' bodies reproduced from their
 // orders (structure and every money field), proration with the last refund taking the remainder, and the refusals.
 import { describe, expect, it } from 'vitest';
 import { type RefundRequest, RefundRequestError, buildRefundPayload } from '../../../sim/store-simulator/refund-payload.ts';

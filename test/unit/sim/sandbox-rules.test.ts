@@ -1,4 +1,4 @@
-// The sandbox's document rules (pure): every 109, every arithmetic rule of reference §5 broken on
+// The sandbox's document rules (pure): every 109, every arithmetic rule of docs/reference/panama-fe.md §5 broken on
 // purpose, client rules by type, codes and formats.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
