@@ -33,6 +33,21 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, shopify: 'readonly' } },
   },
   {
+    // The sandbox gateway is the oracle the app is tested against: sharing the app's code would make a wrong field
+    // name or check digit pass every test. npm packages are fine.
+    files: ['sim/sandbox/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+(mappers|src|webhooks)/', message: 'The sandbox imports nothing of the app: write it from the spec.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/config/env.ts'],
     rules: { 'no-restricted-properties': 'off', 'no-restricted-syntax': 'off' },
   },

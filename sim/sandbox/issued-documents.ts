@@ -2,8 +2,7 @@
 // pointBillingFiscal, typeDocument, numberDocumentFiscal); typeEmission is kept but not part of the key, so each
 // document type has its own numbers. Also by CUFE, for the notes that reference an invoice, with the sum of the
 // notes of each invoice.
-import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import { cents, type Cents } from '../../mappers/fiscal/money.ts';
+import type { SandboxDocument } from './rules/gateway-fields.ts';
 import type { SandboxIssuer } from './sandbox-pdf.ts';
 
 export interface IssuedDocumentSummary {
@@ -21,7 +20,7 @@ export interface IssuedDocumentSummary {
   totalInvoice: string;
   /** A credit note's reference: the invoice's CUFE and issue date as the note gave them; null for an invoice. */
   reference: { cufe: string; date: string } | null;
-  document: GatewayDocument;
+  document: SandboxDocument;
 }
 
 export interface IssuedDocument extends IssuedDocumentSummary {
@@ -34,7 +33,8 @@ export interface IssuedDocument extends IssuedDocumentSummary {
 export interface NoteCredit {
   company: string;
   invoiceCufe: string;
-  amount: Cents;
+  /** In cents. */
+  amount: number;
 }
 
 /** A number held while its document is being authorized (the QR's signature is asynchronous). */
@@ -53,7 +53,7 @@ export class IssuedDocuments {
   readonly #byKey = new Map<string, IssuedDocument>();
   readonly #byCufe = new Map<string, IssuedDocument>();
   readonly #reserved = new Set<string>();
-  readonly #credited = new Map<string, Cents>();
+  readonly #credited = new Map<string, number>();
 
   /** Whether the number is taken: authorized, or being authorized. */
   has(key: string): boolean {
@@ -69,9 +69,9 @@ export class IssuedDocuments {
     return this.#byCufe.get(JSON.stringify([company, cufe]));
   }
 
-  /** Σ totalInvoice of the credit notes authorized, or being authorized, against this invoice. */
-  credited(company: string, invoiceCufe: string): Cents {
-    return this.#credited.get(JSON.stringify([company, invoiceCufe])) ?? cents(0);
+  /** Σ totalInvoice, in cents, of the credit notes authorized, or being authorized, against this invoice. */
+  credited(company: string, invoiceCufe: string): number {
+    return this.#credited.get(JSON.stringify([company, invoiceCufe])) ?? 0;
   }
 
   /**
@@ -101,6 +101,6 @@ export class IssuedDocuments {
 
   #credit({ company, invoiceCufe }: NoteCredit, amount: number): void {
     const key = JSON.stringify([company, invoiceCufe]);
-    this.#credited.set(key, cents((this.#credited.get(key) ?? 0) + amount));
+    this.#credited.set(key, (this.#credited.get(key) ?? 0) + amount);
   }
 }

@@ -1,4 +1,4 @@
-// What the codes of a document mean, as its PDF prints them (docs/reference/panama-fe.md §3.3, §3.6, §3.9, §3.10).
+// What the codes of a document mean, as its PDF prints them (docs/reference/panama-fe.md §3.3, §3.6, §3.7, §3.9, §3.10).
 
 export const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
   '01': 'Factura de operación interna',
@@ -31,3 +31,19 @@ export const PAYMENT_FORMS: Readonly<Record<string, string>> = {
   '99': 'Otro',
 };
 export const ITBMS_RATES: Readonly<Record<string, string>> = { '00': '0%', '01': '7%', '02': '10%', '03': '15%' };
+/** The province numbers that open a location code (§3.7). */
+export const PROVINCES: Readonly<Record<string, string>> = {
+  '1': 'Bocas del Toro',
+  '2': 'Coclé',
+  '3': 'Colón',
+  '4': 'Chiriquí',
+  '5': 'Darién',
+  '6': 'Herrera',
+  '7': 'Los Santos',
+  '8': 'Panamá',
+  '9': 'Veraguas',
+  '10': 'Comarca Guna Yala',
+  '11': 'Comarca Emberá',
+  '12': 'Comarca Ngäbe-Buglé',
+  '13': 'Panamá Oeste',
+};

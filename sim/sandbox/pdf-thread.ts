@@ -1,14 +1,14 @@
 // Draws the sandbox's PDFs on a worker thread. Drawing one takes milliseconds of CPU; on the sandbox's event
 // loop that would hold back every other answer's timer, so a "200 ms" gateway would answer late.
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
-import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
+import type { SandboxDocument } from './rules/gateway-fields.ts';
 import { type PdfAuthorization, renderInvoicePdf } from './sandbox-pdf.ts';
 
-export type PdfRenderer = (document: GatewayDocument, authorization: PdfAuthorization) => Promise<Uint8Array>;
+export type PdfRenderer = (document: SandboxDocument, authorization: PdfAuthorization) => Promise<Uint8Array>;
 
 interface Job {
   id: number;
-  document: GatewayDocument;
+  document: SandboxDocument;
   authorization: PdfAuthorization;
 }
 type Answer = { id: number; pdf: Uint8Array } | { id: number; error: string };

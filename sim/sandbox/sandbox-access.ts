@@ -7,8 +7,8 @@
 // - Authorization header: `Bearer <authToken>` or the bare `<authToken>` (authScheme 'any', the default);
 //   'bearer' / 'bare' accept only that form. The token is opaque here, as it is to the gateway's clients:
 //   compared whole, in constant time.
-import type { GatewayCredentials } from '../../src/gateway/gateway-types.ts';
-import { sameSecret } from '../../src/same-secret.ts';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SandboxCredentials } from './rules/gateway-fields.ts';
 import type { SandboxIssuer } from './sandbox-pdf.ts';
 
 export interface SandboxTaxpayer {
@@ -32,7 +32,7 @@ export const DEFAULT_SANDBOX_AUTH_TOKEN =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJmYWN0dXJhLXBhLXNhbmRib3giLCJzdWIiOiJzYW5kYm94LXBsYXRmb3JtIn0.MOv5XpJgiBCI4tCuQwksPTvH6DB2sGxk8aarwrL30ek';
 
 /** Credentials the sandbox accepts by default (any Token not starting with "bad" would do). */
-export const DEFAULT_SANDBOX_CREDENTIALS: GatewayCredentials = {
+export const DEFAULT_SANDBOX_CREDENTIALS: SandboxCredentials = {
   GW_Company: 'sandbox-platform',
   GW_Token: 'sandbox-platform-password',
   Id_Pac: 'EBI',
@@ -71,11 +71,20 @@ export class SandboxAccess {
   }
 
   /** The taxpayer these credentials name, or undefined when their Token is not valid (→ 101). */
-  taxpayer(credentials: GatewayCredentials): SandboxTaxpayer | undefined {
+  taxpayer(credentials: SandboxCredentials): SandboxTaxpayer | undefined {
     const { Company, Token } = credentials;
     if (this.#taxpayers === undefined) {
       return Token.startsWith('bad') ? undefined : { Company, Token };
     }
     return this.#taxpayers.find((t) => t.Company === Company && sameSecret(t.Token, Token));
   }
+}
+
+/** A key of this process only: two secrets are compared by their HMACs, equal in length whatever theirs. */
+const COMPARISON_KEY = randomBytes(32);
+
+/** Whether two secrets are equal, in a time that says nothing of where they differ or how long either is. */
+function sameSecret(sent: string, held: string): boolean {
+  const mac = (text: string): Buffer => createHmac('sha256', COMPARISON_KEY).update(text).digest();
+  return timingSafeEqual(mac(sent), mac(held));
 }

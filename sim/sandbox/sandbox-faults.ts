@@ -1,7 +1,7 @@
 // The sandbox's injected faults: latency, dropped sockets, HTTP 5xx, a generic 201, and an authorization answered
 // too late, drawn per request from a seeded PRNG so that a run can be replayed.
 import { z } from 'zod';
-import { mulberry32 } from '../../src/seeded-random.ts';
+import { mulberry32 } from './seeded-random.ts';
 import type { SandboxOperation } from './sandbox-operations.ts';
 
 /**

@@ -1,5 +1,7 @@
 // The sandbox gateway's behaviour, free of any transport: the three operations on the issued documents (invoices
 // and credit notes, type 04), behind the Authorization check and the injected faults. sandbox-server.ts puts it on HTTP; tests may also call it in-process.
+// Everything it judges a document by (field names, codes, arithmetic, RUC check digit, CUFE) is its own, written from
+// the gateway spec and the DGI rules (rules/, fiscal/): it imports nothing of the app it is the oracle for.
 //
 // Conventions (docs/gateway-api.md leaves them open; these are the sandbox's choices):
 // - Every gateway answer (200, 101, 102, 109, 201) is HTTP 200 with the code in the body; GW_Company, GW_Token,
@@ -8,16 +10,13 @@
 // - DownloadPDF of an unknown document → `{code:'201', result:'error', message:'Documento no encontrado'}`.
 // - StatusDocument of an unknown document → `{code:'201', result:'error', message:'Documento no encontrado',
 //   statusDocument:'No encontrado', messageDocument:'El documento no existe en el gateway'}`.
-import { buildCufe } from '../../mappers/fiscal/cufe.ts';
-import { panamaDateTime } from '../../mappers/invoice/document-numbering.ts';
-import { documentSchema, REFERENCE_FIELDS, type GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import { parseCents, type Cents } from '../../mappers/fiscal/money.ts';
-import type { GatewayCredentials } from '../../src/gateway/gateway-types.ts';
-import { mulberry32 } from '../../src/seeded-random.ts';
-import { validateSendDocument } from './document-rules.ts';
+import { Authorizer } from './authorizer.ts';
+import { checkSendDocument } from './document-rules.ts';
 import { documentKey, IssuedDocuments, type IssuedDocument, type IssuedDocumentSummary, type NoteCredit } from './issued-documents.ts';
 import type { PdfRenderer } from './pdf-thread.ts';
 import { checkNoteAgainstInvoice } from './rules/credit-note-rules.ts';
+import { toCents } from './rules/decimal.ts';
+import type { SandboxCredentials, SandboxDocument } from './rules/gateway-fields.ts';
 import { checkCredentialsPresent, checkDocumentDataPresent } from './rules/required-fields.ts';
 import {
   type AuthScheme,
@@ -29,11 +28,10 @@ import {
 import { errorPage, FaultInjector, type FaultConfig } from './sandbox-faults.ts';
 import type { SandboxOperation } from './sandbox-operations.ts';
 import { renderInvoicePdf, type SandboxIssuer } from './sandbox-pdf.ts';
-import { qrSigningKey, signedQrUrl } from './signed-qr.ts';
 
 // The names other modules, tests and the bench import from here.
 export { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from './sandbox-access.ts';
-export { mulberry32 } from '../../src/seeded-random.ts';
+export { mulberry32 } from './seeded-random.ts';
 
 export interface SandboxGatewayOptions {
   /** Valid taxpayer credentials; absent = any Token not empty and not starting with "bad". */
@@ -90,26 +88,22 @@ const MESSAGES = {
 export class SandboxGateway {
   readonly #access: SandboxAccess;
   readonly #issuer: SandboxIssuer;
-  readonly #signingKey: Promise<CryptoKey>;
+  readonly #authorizer: Authorizer;
   readonly #now: () => Date;
   readonly #documents = new IssuedDocuments();
   #extraRequiredClientFields: string[];
   readonly #renderPdf: PdfRenderer | undefined;
   readonly #faults: FaultInjector;
-  readonly #securityCodes: () => number;
-  #protocolCounter = 0;
   #stats: SandboxStats = emptyStats();
 
   constructor(options: SandboxGatewayOptions = {}) {
     this.#access = new SandboxAccess(options);
     this.#issuer = options.issuer ?? DEFAULT_SANDBOX_ISSUER;
-    this.#signingKey = qrSigningKey(options.signingKey ?? DEFAULT_SANDBOX_SIGNING_KEY);
     this.#now = options.now ?? (() => new Date());
     this.#extraRequiredClientFields = options.extraRequiredClientFields ?? [];
     this.#renderPdf = options.renderPdf;
     this.#faults = new FaultInjector(options.faults ?? {}, options.seed ?? 1);
-    // A separate stream, so the security codes do not shift the fault sequence.
-    this.#securityCodes = mulberry32(this.#faults.seed ^ 0x5eed5eed);
+    this.#authorizer = new Authorizer(this.#faults.seed, options.signingKey ?? DEFAULT_SANDBOX_SIGNING_KEY);
   }
 
   /** Fields of the client this gateway requires beyond the spec (see the option). */
@@ -140,7 +134,7 @@ export class SandboxGateway {
   }
 
   /** Σ totalInvoice, in cents, of the credit notes authorized against this taxpayer's invoice. */
-  credited(company: string, invoiceCufe: string): Cents {
+  credited(company: string, invoiceCufe: string): number {
     return this.#documents.credited(company, invoiceCufe);
   }
 
@@ -188,19 +182,17 @@ export class SandboxGateway {
   async sendDocument(body: unknown): Promise<Record<string, unknown>> {
     const problem = checkCredentialsPresent(body);
     if (problem) return failure(problem.code, problem.message);
-    const taxpayer = this.#access.taxpayer(body as GatewayCredentials);
+    const taxpayer = this.#access.taxpayer(body as SandboxCredentials);
     if (taxpayer === undefined) return failure('101', MESSAGES.badToken);
     const now = this.#now();
-    const rules = validateSendDocument(body, now);
-    if (rules) return failure(rules.code, rules.message);
-    const client = (body as { document: { dataTransaction: { client: Record<string, unknown> } } }).document.dataTransaction.client;
+    const checked = checkSendDocument(body, now);
+    if (!checked.ok) return failure(checked.problem.code, checked.problem.message);
+    const request = checked.body;
+    const document = request.document;
+    const data = document.dataTransaction;
+    const client: Record<string, string | undefined> = data.client;
     const missing = this.#extraRequiredClientFields.find((f) => typeof client[f] !== 'string' || client[f] === '');
     if (missing) return failure('109', `field ${missing} is required`);
-    const request = body as { environment: string; document: unknown; Company: string };
-    const parsed = documentSchema.safeParse(request.document);
-    if (!parsed.success) return failure('201', `${MESSAGES.generic} ${parsed.error.issues[0]?.message ?? ''}`.trim());
-    const document = parsed.data;
-    const data = document.dataTransaction;
     const key = documentKey(
       request.Company,
       document.codeBranchIssuer,
@@ -219,7 +211,14 @@ export class SandboxGateway {
     const reservation = this.#documents.reserve(key, note.credit);
     let issued: IssuedDocument;
     try {
-      issued = await this.#issue(request.Company, request.environment, document, request.document, taxpayer.issuer ?? this.#issuer, now);
+      issued = await this.#issue(
+        request.Company,
+        request.environment,
+        document,
+        (body as { document: unknown }).document,
+        taxpayer.issuer ?? this.#issuer,
+        now,
+      );
     } catch (error) {
       reservation.release();
       throw error;
@@ -265,16 +264,16 @@ export class SandboxGateway {
    * A credit note against the invoice it references (checked once its number is known to be free, so that a resent
    * note answers 102, not "exceeds its invoice"): the amount to hold against that invoice, or the refusal.
    */
-  #noteCredit(company: string, environment: string, document: GatewayDocument): { credit: NoteCredit | undefined } | { failure: Failure } {
-    const reference = document.dataTransaction[REFERENCE_FIELDS.list]?.[0];
+  #noteCredit(company: string, environment: string, document: SandboxDocument): { credit: NoteCredit | undefined } | { failure: Failure } {
+    const reference = document.dataTransaction.listDocsFiscalReferenced?.[0];
     if (reference === undefined) return { credit: undefined }; // an invoice: the rules refused any reference on it
-    const invoiceCufe = reference[REFERENCE_FIELDS.cufe];
+    const invoiceCufe = reference.cufeFEReferenced;
     const totalInvoice = document.totalsSubTotals.totalInvoice;
     const invoice = this.#documents.byCufe(company, invoiceCufe);
     const credited = this.#documents.credited(company, invoiceCufe);
     const refused = checkNoteAgainstInvoice({ environment, reference, totalInvoice }, invoice, credited);
     if (refused) return { failure: failure(refused.code, refused.message) };
-    return { credit: { company, invoiceCufe, amount: parseCents(totalInvoice)! } };
+    return { credit: { company, invoiceCufe, amount: toCents(totalInvoice) } };
   }
 
   #pdfOf(issued: IssuedDocument): Promise<Uint8Array> {
@@ -294,7 +293,7 @@ export class SandboxGateway {
   #lookup(body: unknown): { issued: IssuedDocument } | { failure: Failure } {
     const problem = checkCredentialsPresent(body);
     if (problem) return { failure: failure(problem.code, problem.message) };
-    if (this.#access.taxpayer(body as GatewayCredentials) === undefined) return { failure: failure('101', MESSAGES.badToken) };
+    if (this.#access.taxpayer(body as SandboxCredentials) === undefined) return { failure: failure('101', MESSAGES.badToken) };
     const dataProblem = checkDocumentDataPresent(body);
     if (dataProblem) return { failure: failure(dataProblem.code, dataProblem.message) };
     const request = body as { Company: string; documentData: Record<string, string> };
@@ -304,36 +303,18 @@ export class SandboxGateway {
     return issued ? { issued } : { failure: failure('201', MESSAGES.notFound) };
   }
 
-  /** The CUFE, QR and protocol of an accepted document. Everything but the QR's signature happens synchronously. */
+  /** The authorization of an accepted document, filed with what the registry keeps of it. */
   async #issue(
     company: string,
     environment: string,
-    document: GatewayDocument,
+    document: SandboxDocument,
     raw: unknown,
     issuer: SandboxIssuer,
     now: Date,
   ): Promise<IssuedDocument> {
     const data = document.dataTransaction;
-    const reference = data[REFERENCE_FIELDS.list]?.[0];
-    const env = environment === '1' ? '1' : '2';
-    const securityCode = String(Math.floor(this.#securityCodes() * 1e9)).padStart(9, '0');
-    const cufe = buildCufe({
-      typeDocument: data.typeDocument,
-      taxpayerType: issuer.taxpayerType,
-      ruc: issuer.ruc,
-      dv: issuer.dv,
-      branch: document.codeBranchIssuer,
-      date: data.dateBroadcast.slice(0, 10).replaceAll('-', ''),
-      fiscalNumber: data.numberDocumentFiscal,
-      billingPoint: data.pointBillingFiscal,
-      emissionType: data.typeEmission,
-      environment: env,
-      securityCode,
-    });
-    const receptionDateDGI = panamaDateTime(now);
-    this.#protocolCounter++;
-    // Reception time to the second + a per-instance counter: unique digits for this gateway.
-    const nroAuthorizationProtocol = receptionDateDGI.slice(0, 19).replace(/\D/g, '') + String(this.#protocolCounter).padStart(6, '0');
+    const reference = data.listDocsFiscalReferenced?.[0];
+    const authorization = await this.#authorizer.authorize(document, raw, environment, issuer, now);
     return {
       company,
       codeBranchIssuer: document.codeBranchIssuer,
@@ -342,12 +323,9 @@ export class SandboxGateway {
       numberDocumentFiscal: data.numberDocumentFiscal,
       typeEmission: data.typeEmission,
       environment,
-      cufe,
-      qr: await signedQrUrl(cufe, env, raw, await this.#signingKey),
-      receptionDateDGI,
-      nroAuthorizationProtocol,
+      ...authorization,
       totalInvoice: document.totalsSubTotals.totalInvoice,
-      reference: reference ? { cufe: reference[REFERENCE_FIELDS.cufe], date: reference[REFERENCE_FIELDS.date] } : null,
+      reference: reference ? { cufe: reference.cufeFEReferenced, date: reference.dateEmissionDocFiscalReferenced } : null,
       document,
       issuer,
     };

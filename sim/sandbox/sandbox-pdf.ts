@@ -2,11 +2,10 @@
 // pdf-lib and the standard Helvetica fonts, with a vector QR of the DGI query address.
 import { deflateSync } from 'node:zlib';
 import { PDFContentStream, PDFDocument, PDFRawStream, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { findLocationByCode } from '../../mappers/fiscal/panama-locations.ts';
-import { REFERENCE_FIELDS, type ClientBlock, type GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import { CLIENT_TYPES, DOCUMENT_TYPES, ITBMS_RATES, PAYMENT_FORMS } from './pdf-labels.ts';
+import { CLIENT_TYPES, DOCUMENT_TYPES, ITBMS_RATES, PAYMENT_FORMS, PROVINCES } from './pdf-labels.ts';
 import { drawQr } from './pdf-qr.ts';
 import { CREDIT_NOTE } from './rules/code-tables.ts';
+import type { SandboxClient, SandboxDocument } from './rules/gateway-fields.ts';
 import { fit, winAnsiSanitizer, wrap } from './pdf-text.ts';
 
 /** Who issues the sandbox's invoices: the identity put in the CUFE and on the PDF. */
@@ -65,7 +64,7 @@ const TABLE_SIZE = 7.5;
 const LINE_HEIGHT = 9.5;
 
 /** Render the document as a PDF (Letter pages, as many as the lines need). */
-export async function renderInvoicePdf(doc: GatewayDocument, authorization: PdfAuthorization): Promise<Uint8Array> {
+export async function renderInvoicePdf(doc: SandboxDocument, authorization: PdfAuthorization): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
@@ -117,7 +116,7 @@ interface Cursor {
 // ---------------------------------------------------------------------------------------------
 // Header: issuer, document, client, authorization, QR
 
-function drawHeader(c: Cursor, doc: GatewayDocument, auth: PdfAuthorization, fiscalNumber: string): void {
+function drawHeader(c: Cursor, doc: SandboxDocument, auth: PdfAuthorization, fiscalNumber: string): void {
   const data = doc.dataTransaction;
   const client = data.client;
   drawQr(c.page, auth.qr, PAGE_WIDTH - MARGIN - QR_SIZE, PAGE_HEIGHT - MARGIN - QR_SIZE, QR_SIZE);
@@ -161,20 +160,20 @@ function drawHeader(c: Cursor, doc: GatewayDocument, auth: PdfAuthorization, fis
   text(c, `Consulte ${what} con el código QR o por CUFE en el portal de la DGI (dgi-fep.mef.gob.pa).`, MARGIN, 7.5, false, GREY);
   c.y -= 16;
   // After the note's own CUFE: the app reads the first CUFE of the text as the document's (pdf-cufe.ts).
-  for (const reference of data[REFERENCE_FIELDS.list] ?? []) {
+  for (const reference of data.listDocsFiscalReferenced ?? []) {
     text(c, 'Factura referenciada', MARGIN, 10, true);
     c.y -= 12;
-    field(c, 'CUFE', reference[REFERENCE_FIELDS.cufe]);
-    field(c, 'Fecha de emisión', reference[REFERENCE_FIELDS.date]);
+    field(c, 'CUFE', reference.cufeFEReferenced);
+    field(c, 'Fecha de emisión', reference.dateEmissionDocFiscalReferenced);
     c.y -= 6;
   }
 }
 
-/** Code and names of the client's location; names from the catalogue when only the code was sent. */
-function locationText(client: ClientBlock): string {
+/** Code and names of the client's location; the province's name from its number when only the code was sent. */
+function locationText(client: SandboxClient): string {
   let names = [client.correction, client.district, client.province].filter(Boolean).join(', ');
-  const known = client.codeLocation ? findLocationByCode(client.codeLocation) : undefined;
-  if (!names && known) names = [known.corregimiento, known.district, known.province].join(', ');
+  const province = client.codeLocation ? PROVINCES[client.codeLocation.split('-')[0]!] : undefined;
+  if (!names && province) names = `provincia ${province}`;
   return [client.codeLocation, names].filter(Boolean).join(' ');
 }
 
@@ -194,7 +193,7 @@ function field(c: Cursor, label: string, value: string): void {
 // ---------------------------------------------------------------------------------------------
 // Lines table, paginated
 
-function drawLines(c: Cursor, doc: GatewayDocument): void {
+function drawLines(c: Cursor, doc: SandboxDocument): void {
   drawTableHeader(c);
   for (const [i, item] of doc.listItems.entries()) {
     const cells = [
@@ -252,7 +251,7 @@ function cellLines(fonts: Fonts, value: string, column: Column): string[] {
 // ---------------------------------------------------------------------------------------------
 // Totals and payments
 
-function drawTotals(c: Cursor, doc: GatewayDocument): void {
+function drawTotals(c: Cursor, doc: SandboxDocument): void {
   const t = doc.totalsSubTotals;
   const rows: [string, string, boolean][] = [
     ['Total neto', t.totalPriceNet, false],

@@ -1,7 +1,7 @@
 // 201: the buyer (`client`) by its type: codes, country against destination, RUC and check digit, lengths
 // (docs/reference/panama-fe.md §3.6–§3.8).
-import { CLIENT_OPTIONAL_FIELDS } from '../../../mappers/gateway/gateway-document.ts';
-import { isValidRucCheckDigit } from '../../../mappers/fiscal/ruc-check-digit.ts';
+import { rucCheckDigit } from '../fiscal/ruc-check-digit.ts';
+import { CLIENT_OPTIONAL_FIELDS } from './gateway-fields.ts';
 import { checkCode } from './code-tables.ts';
 import {
   checkFormat,
@@ -68,7 +68,12 @@ function checkClientWithRuc(client: Json): RuleProblem | undefined {
   if (!/^\d{2}$/.test(dv)) {
     return invalid('digitCheckRUC', `formato inválido: digitCheckRUC "${dv}" debe tener 2 dígitos`);
   }
-  if (!isValidRucCheckDigit(ruc, dv)) {
+  const expected = rucCheckDigit(ruc);
+  if (expected.kind === 'malformed') {
+    return rule('1601', undefined, 'numberRUC', `numberRUC "${ruc}" no es un RUC ni una cédula en segmentos separados por guiones`);
+  }
+  // A form whose DV rule the reference does not state is not judged (see fiscal/ruc-check-digit.ts).
+  if (expected.kind === 'stated' && expected.dv !== dv) {
     return rule('1601', undefined, 'digitCheckRUC', `digitCheckRUC ${dv} no es el dígito verificador del RUC ${ruc}`);
   }
   return undefined;

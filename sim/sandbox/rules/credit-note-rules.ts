@@ -1,16 +1,16 @@
 // A credit note (typeDocument 04) and its reference to the invoice it corrects (docs/design.md §9, docs/reference/panama-fe.md §7.3).
-// The field names are REFERENCE_FIELDS' (assumed, declared once with the document's schema): never spelt here.
+// The field names are the sandbox's own (gateway-fields.ts REFERENCE): exactly these are required of a type 04.
 // Shape first (pure, with the other rules); then, once the sandbox knows the number is free, the note against
 // the invoice it names (checkNoteAgainstInvoice, given what the registry knows of that invoice).
-import { parseCufe } from '../../../mappers/fiscal/cufe.ts';
-import { REFERENCE_FIELDS, type ReferencedDocument } from '../../../mappers/gateway/gateway-document.ts';
-import { formatCents, parseCents, type Cents } from '../../../mappers/fiscal/money.ts';
+import { parseCufe } from '../fiscal/cufe.ts';
 import { CREDIT_NOTE, NOTE_TYPES } from './code-tables.ts';
+import { formatCents, toCents } from './decimal.ts';
+import { REFERENCE, type SandboxReference } from './gateway-fields.ts';
 import type { Json, RuleProblem } from './rule-problem.ts';
 import { asObject, firstOf, invalid, missing, requireNonEmptyArray, requireString, rule } from './rule-problem.ts';
 import { badDateFormat, parseDateBroadcast } from './transaction-rules.ts';
 
-const { list: LIST, date: DATE, cufe: CUFE, paperNumber: PAPER, fiscalPrinterNumber: FISCAL_PRINTER } = REFERENCE_FIELDS;
+const { list: LIST, date: DATE, cufe: CUFE, paperNumber: PAPER, fiscalPrinterNumber: FISCAL_PRINTER } = REFERENCE;
 const ENVIRONMENTS: Readonly<Record<string, string>> = { '1': '1 (producción)', '2': '2 (pruebas)' };
 
 /** 109: a credit note carries one reference with every field; the paper and fiscal-printer numbers may be empty. */
@@ -71,19 +71,19 @@ export interface ReferencedAuthorization {
 
 export interface CreditNote {
   environment: string;
-  reference: ReferencedDocument;
+  reference: SandboxReference;
   totalInvoice: string;
 }
 
 /**
  * 201 when the note's reference does not name an invoice this sandbox authorized for the same taxpayer (`invoice`
  * undefined), names a note, another environment, another date, or when the notes of the invoice would exceed it.
- * `credited` is the sum of the notes already authorized (or being authorized) against that invoice.
+ * `credited` is the sum, in cents, of the notes already authorized (or being authorized) against that invoice.
  */
 export function checkNoteAgainstInvoice(
   note: CreditNote,
   invoice: ReferencedAuthorization | undefined,
-  credited: Cents,
+  credited: number,
 ): RuleProblem | undefined {
   const cufe = note.reference[CUFE];
   if (invoice === undefined) {
@@ -110,8 +110,8 @@ export function checkNoteAgainstInvoice(
   if (parseDateBroadcast(date) !== parseDateBroadcast(issued)) {
     return invalid(DATE, `${DATE} ${date} no es la fecha de emisión de la factura ${cufe} (${issued})`);
   }
-  const amount = parseCents(note.totalInvoice)!;
-  if (credited + amount > parseCents(invoice.totalInvoice)!) {
+  const amount = toCents(note.totalInvoice);
+  if (credited + amount > toCents(invoice.totalInvoice)) {
     return invalid(
       'totalInvoice',
       `las notas de crédito de la factura ${cufe} sumarían ${formatCents(credited + amount)} ` +

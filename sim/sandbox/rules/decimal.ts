@@ -1,4 +1,4 @@
-// Exact decimals for the arithmetic rules: strings already matched by a format regex → BigInt in 10⁻⁶ units.
+// Exact decimals for the arithmetic rules: strings already matched by a format regex → BigInt in 10⁻⁶ units, or cents.
 
 export const MICRO = 1_000_000n;
 export const CENT_MICRO = 10_000n;
@@ -25,4 +25,14 @@ export function formatScaled(value: bigint, scale: number): string {
 
 export function abs(v: bigint): bigint {
   return v < 0n ? -v : v;
+}
+
+/** Whole cents of an amount a format regex accepted with 2 decimals ("60.15" → 6015). */
+export function toCents(text: string): number {
+  return Number(toMicro(text) / CENT_MICRO);
+}
+
+/** 6015 → "60.15". */
+export function formatCents(cents: number): string {
+  return formatScaled(BigInt(cents), 2);
 }

@@ -1,5 +1,5 @@
 // 109: the fields the gateway requires, checked before any other rule (docs/reference/panama-fe.md §2, docs/gateway-api.md).
-import { CREDENTIAL_FIELDS } from '../../../src/gateway/gateway-types.ts';
+import { CREDENTIAL_FIELDS } from './gateway-fields.ts';
 import REQUIRED from './required-fields.json' with { type: 'json' };
 import type { Json, RuleProblem } from './rule-problem.ts';
 import { asObject, firstOf, invalid, missing, optionalString, requireNonEmptyArray, requireString } from './rule-problem.ts';

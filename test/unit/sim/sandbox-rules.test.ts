@@ -377,8 +377,22 @@ describe('201: client by type', () => {
     );
     expect201(
       check(withChange((r) => Object.assign(client(r), taxpayerClient('01'), { numberRUC: 'ABC' }))),
+      'numberRUC',
+      'regla 1601',
+      'numberRUC "ABC"',
+    );
+  });
+
+  it('a natural RUC form whose DV rule the reference leaves to a secondary source is not judged', () => {
+    // A prefixed cédula with a 4-digit folio: docs/reference/panama-fe.md §4.1 states no padding for it.
+    const longFolio = { ...taxpayerClient('01'), typeTaxpayer: '1', numberRUC: 'E-1234-12770', digitCheckRUC: '00' };
+    expect(check(withChange((r) => Object.assign(client(r), longFolio)))).toBeUndefined();
+    // The same prefix with a 3-digit folio is stated, so its DV is checked: E-123-12770 is not 00.
+    expect201(
+      check(withChange((r) => Object.assign(client(r), { ...longFolio, numberRUC: 'E-123-12770' }))),
       'digitCheckRUC',
       'regla 1601',
+      'E-123-12770',
     );
   });
 
@@ -526,5 +540,26 @@ describe('201: codes and formats', () => {
         ]),
     );
     expect201(check(request), 'listFormPayment', 'máximo es 10');
+  });
+});
+
+describe('201: only the gateway fields', () => {
+  const cases: [string, (r: Json) => void, string, string][] = [
+    ['a misspelt optional client field', (r) => (client(r).emial1 = 'a@b.pa'), 'emial1', 'document.dataTransaction.client.emial1'],
+    ['an item field the spec does not name', (r) => (item(r, 2).unitMeasure = 'und'), 'unitMeasure', 'document.listItems.1.unitMeasure'],
+    [
+      'a totals field the spec does not name',
+      (r) => (totals(r).totalDiscount = '0.00'),
+      'totalDiscount',
+      'document.totalsSubTotals.totalDiscount',
+    ],
+    ['a top-level field the spec does not name', (r) => (r.documentType = '01'), 'documentType', 'documentType'],
+  ];
+  it.each(cases)('%s is refused by name', (_name, change, field, path) => {
+    expect201(check(withChange(change)), field, 'campo desconocido', `${path} no es un campo de la pasarela`);
+  });
+
+  it('an optional field sent as null is refused as a wrong type', () => {
+    expect201(check(withChange((r) => (client(r).telephone1 = null))), 'telephone1', 'tipo inválido');
   });
 });
