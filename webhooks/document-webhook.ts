@@ -4,7 +4,7 @@
 // runner's business. A topic differs only in how its body reads (orders-paid.ts, refunds-create.ts).
 import { isUtf8 } from 'node:buffer';
 import type { RequestHandler } from 'express';
-import { DGI_DOCUMENT_TYPE } from '../src/documents/document-state.ts';
+import { DGI_DOCUMENT_TYPE } from '../src/db/document-state.ts';
 import type { IntakeBatcher } from '../src/documents/intake-batcher.ts';
 import { type NewDocument, recordDelivery } from '../src/documents/store/index.ts';
 import { answer, webhookBodyBytes } from '../src/http/webhook-body.ts';

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
 import { credentialsInputSchema, maskCredentials, settingsInputSchema } from '../shops/shop-settings.ts';
 import { testGatewayConnection } from './connection-test.ts';
-import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../documents/document-state.ts';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../db/document-state.ts';
 import {
   countByStatus,
   findDocument,

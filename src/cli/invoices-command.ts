@@ -4,13 +4,7 @@ import { formatCents } from '../../mappers/fiscal/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 import { type ShopState, isRetryableByHand, reasonFor } from '../admin/invoice-view.ts';
 import { resendDocument } from '../buyer-email/resend.ts';
-import {
-  DOCUMENT_KINDS,
-  DOCUMENT_STATUSES,
-  type DocumentKind,
-  RETRYABLE_STATUSES,
-  type RetryableStatus,
-} from '../documents/document-state.ts';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, type DocumentKind, RETRYABLE_STATUSES, type RetryableStatus } from '../db/document-state.ts';
 import {
   type DocumentListRow,
   documentCalls,

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { type MappingSettings, mappingSettingsSchema } from '../../mappers/invoice/mapping-settings.ts';
-import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import { render } from '../messages/catalogue.ts';
 import { message } from '../messages/message.ts';
 import { numberDocument } from '../../mappers/invoice/document-numbering.ts';

@@ -5,7 +5,7 @@ import type { CreditedDocument } from '../../mappers/credit-note/credit-balance.
 import { CREDIT_NOTE_TYPE } from '../../mappers/credit-note/credit-note-draft.ts';
 import { type Numbering, numberDocument } from '../../mappers/invoice/document-numbering.ts';
 import { type GatewayDocument, documentSchema } from '../../mappers/gateway/gateway-document.ts';
-import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import type { MappingSettings } from '../../mappers/invoice/mapping-settings.ts';
 import { refundToCreditNote } from '../../mappers/credit-note/refund-to-credit-note.ts';
 import type { ShopifyOrder } from '../../mappers/shopify/shopify-order.ts';

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 import { render } from '../messages/catalogue.ts';
 import { type Message, message } from '../messages/message.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
-import { type DocumentStep, canMove } from './document-state.ts';
+import { type DocumentStep, canMove } from '../db/document-state.ts';
 import type { DocumentError, Transition } from './issuing-ports.ts';
 import type { RunnerOptions } from './document-runner.ts';
 import {

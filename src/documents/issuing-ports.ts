@@ -6,7 +6,7 @@ import type { Message } from '../messages/message.ts';
 import type { AdminResult } from '../shopify/admin-client.ts';
 import type { OrderBuyer } from '../shopify/order-queries.ts';
 import type { Shop } from '../shops/shop-repository.ts';
-import type { ErrorKind, DocumentStep } from './document-state.ts';
+import type { ErrorKind, DocumentStep } from '../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
 
 /** Lease-guarded writes on the document in hand (this worker's lease). Undefined: the lease was lost — stop. */

@@ -16,7 +16,7 @@ import type { Logger } from '../logger.ts';
 import type { AppMetrics } from '../metrics.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
 import { readRestOrder } from '../shopify/order-queries.ts';
-import { DGI_DOCUMENT_TYPE } from './document-state.ts';
+import { DGI_DOCUMENT_TYPE } from '../db/document-state.ts';
 import type { IntakeBatcher } from './intake-batcher.ts';
 import { ordersWithoutInvoice } from './store/index.ts';
 

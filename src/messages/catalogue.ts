@@ -11,7 +11,7 @@ import {
   parse,
 } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
-import type { DocumentStatus } from '../documents/document-state.ts';
+import type { DocumentStatus } from '../db/document-state.ts';
 import en from './en.json' with { type: 'json' };
 import es from './es.json' with { type: 'json' };
 import type { Language, Localized, Message, MessageParams } from './message.ts';

@@ -1,6 +1,6 @@
 // Documents for tests: intake items and rows in the shape the store takes, and stored messages as text.
 import type { documents } from '../../src/db/schema.ts';
-import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import type { NewDocument } from '../../src/documents/store/index.ts';
 import { render } from '../../src/messages/catalogue.ts';
 import { type Language, asMessage, message } from '../../src/messages/message.ts';

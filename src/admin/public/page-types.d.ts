@@ -14,7 +14,7 @@ export type { ClientFormView as ClientForm } from '../client-correction-api.ts';
 import type { DocumentDetail as ServerInvoiceDetail } from '../invoice-view.ts';
 import type { emailView } from '../email-api.ts';
 import type { Localized } from '../../messages/message.ts';
-import type { DocumentStatus } from '../../documents/document-state.ts';
+import type { DocumentStatus } from '../../db/document-state.ts';
 
 export type Status = DocumentStatus;
 export type StatusCounts = Record<Status | 'all', number>;

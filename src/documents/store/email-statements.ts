@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database.ts';
 import { documentEmails, documentPdfs, documents, shops } from '../../db/schema.ts';
-import type { EmailReason } from '../../buyer-email/email-state.ts';
+import type { EmailReason } from '../../db/email-state.ts';
 import type { Language, Message } from '../../messages/message.ts';
 import type { DocumentRow } from './document-rows.ts';
 

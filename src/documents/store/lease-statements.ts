@@ -5,7 +5,7 @@ import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database.ts';
 import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops, webhookDeliveries } from '../../db/schema.ts';
 import type { GatewayCallRecord } from '../../gateway/gateway-client.ts';
-import { CLAIMABLE_STATUSES } from '../document-state.ts';
+import { CLAIMABLE_STATUSES } from '../../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
 import { type EmailToQueue, authorizedEmailInsert } from './email-statements.ts';
 

@@ -14,7 +14,7 @@ import type { Database } from '../../../src/db/database.ts';
 import { documents, shops } from '../../../src/db/schema.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN, DEFAULT_SANDBOX_CREDENTIALS } from '../../../sim/sandbox/sandbox-gateway.ts';
-import type { DocumentStatus, ErrorKind } from '../../../src/documents/document-state.ts';
+import type { DocumentStatus, ErrorKind } from '../../../src/db/document-state.ts';
 import { invoiceRow, legacyMessage } from '../../support/documents.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { type Harness, TEST_API_KEY, TEST_API_SECRET, freePort, startHarness, waitFor } from '../../../sim/harness/harness.ts';

@@ -4,7 +4,7 @@
 // parameters, numbers as parameters (printed as String() prints them, no grouping), apostrophes and braces in
 // values, and cause chains. Regenerate only on purpose: `npx vitest run test/messages-catalogue.test.ts -u`.
 import { expect, it } from 'vitest';
-import { DOCUMENT_STATUSES } from '../../../src/documents/document-state.ts';
+import { DOCUMENT_STATUSES } from '../../../src/db/document-state.ts';
 import { localize, localizeProblems, reasonAction, reasonTitle, render } from '../../../src/messages/catalogue.ts';
 import { BUYER_EMAIL, type EmailFacts } from '../../../src/messages/email-texts.ts';
 import { LANGUAGES, message, type Message, type MessageParams } from '../../../src/messages/message.ts';
