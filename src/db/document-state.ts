@@ -1,5 +1,6 @@
 // The fiscal document's states, declared once: the database columns, the store's statements, the API's filters,
-// the CLI and the page all take their lists and types from here.
+// the CLI and the page all take their lists and types from here. Beside the schema because its CHECKs hold them:
+// a change to a list is a migration (`npm run db:generate`).
 
 /** What a document is. Each kind has its own DGI document type and its own gapless numbering. */
 export const DOCUMENT_KINDS = ['invoice', 'credit_note'] as const;
@@ -64,6 +65,3 @@ export const STATUS_MOVES = {
 export function canMove(from: DocumentStatus, to: DocumentStatus): boolean {
   return (STATUS_MOVES[from] as readonly DocumentStatus[]).includes(to);
 }
-
-/** Where a taxpayer client's RUC came from (DESIGN §10): the mapper's list. */
-export { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';

@@ -17,8 +17,9 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { EMAIL_REASONS, EMAIL_STATUSES } from './email-state.ts';
-import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS, TAX_ID_SOURCES } from './document-state.ts';
-import { LANGUAGES } from '../messages/message.ts';
+import { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS } from './document-state.ts';
+import { LANGUAGES } from './languages.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',

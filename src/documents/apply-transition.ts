@@ -1,5 +1,6 @@
 // Applying a transition to a leased document: the database side of what the use case decided. Returns the document
 // to continue with (advance, skip a number) or undefined when the claim ends.
+import type { AppConfig } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import type { GatewayCallRecord } from '../gateway/gateway-client.ts';
 import type { Logger } from '../logger.ts';
@@ -8,7 +9,6 @@ import { type Message, message } from '../messages/message.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
 import { type DocumentStep, canMove } from '../db/document-state.ts';
 import type { DocumentError, Transition } from './issuing-ports.ts';
-import type { RunnerOptions } from './document-runner.ts';
 import {
   type DocumentPatch,
   type DocumentRow,
@@ -27,7 +27,8 @@ import {
 export interface ApplyContext {
   db: Db;
   owner: string;
-  options: RunnerOptions;
+  /** The worker's lease and retry settings. */
+  options: Pick<AppConfig['worker'], 'leaseMs' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>;
   now: () => Date;
   random: () => number;
   logger: Logger;

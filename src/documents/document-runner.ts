@@ -10,7 +10,8 @@ import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
 import { Slots } from '../slots.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { issueStep, type StepOutcome } from './issue-document.ts';
-import type { IssuingDeps, ShopifyOrders } from './issuing-ports.ts';
+import type { ShopifyOrders } from '../shopify/shopify-orders.ts';
+import type { IssuingDeps } from './issuing-ports.ts';
 import { applyTransition } from './apply-transition.ts';
 import {
   type DocumentRow,
@@ -44,7 +45,7 @@ export interface RunnerDeps {
   random?: () => number;
   /** A document was authorized or finished (metrics, time to invoice). */
   onFinished?: (doc: DocumentRow) => void;
-  /** The buyer's e-mail of a completing document, by the shop's settings as of the claim (src/delivery/). */
+  /** The buyer's e-mail of a completing document, by the shop's settings as of the claim (src/buyer-email/). */
   buyerEmail?: {
     emailFor(doc: DocumentRow, shop: Shop): Promise<EmailToQueue | undefined>;
     queued(): void;

@@ -3,8 +3,7 @@
 import type { Numbering } from '../../mappers/invoice/document-numbering.ts';
 import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
-import type { AdminResult } from '../shopify/admin-client.ts';
-import type { OrderBuyer } from '../shopify/order-queries.ts';
+import type { ShopifyOrders } from '../shopify/shopify-orders.ts';
 import type { Shop } from '../shops/shop-repository.ts';
 import type { ErrorKind, DocumentStep } from '../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
@@ -43,45 +42,10 @@ export interface GatewayAccess {
   run<T>(task: (gateway: GatewayClient) => Promise<T>): Promise<T>;
 }
 
-/** The Shopify Admin API as issuing uses it. */
-export interface ShopifyOrders {
-  /** The order as this shop's API knows it, with its buyer's tax id sources; null when the shop has no such order. */
-  confirmOrder(
-    shop: string,
-    orderGid: string,
-    want: { company: boolean; metafield: { namespace: string; key: string } | null },
-  ): Promise<AdminResult<OrderBuyer | null>>;
-  /** True when the shop has this refund (a body signed for another shop names one it does not). */
-  confirmRefund(shop: string, refundGid: string): Promise<AdminResult<boolean>>;
-  /** The order's transactions (needed when several gateways paid it). */
-  orderTransactions(shop: string, orderGid: string): Promise<AdminResult<unknown[]>>;
-  /** The order as the REST API returns it (the webhook's shape), as text and parsed; null when the shop has no such order. */
-  readOrder(shop: string, orderGid: string): Promise<AdminResult<{ text: string; json: unknown } | null>>;
-  writeInvoiceMetafields(shop: string, orderGid: string, values: InvoiceMetafields): Promise<AdminResult<unknown>>;
-  writeCreditNotesMetafield(shop: string, orderGid: string, notes: CreditNoteMetafieldEntry[]): Promise<AdminResult<unknown>>;
-}
-
-export interface InvoiceMetafields {
-  cufe: string;
-  qr_url: string;
-  pdf_url: string;
-  fiscal_number: string;
-  protocol: string;
-  authorized_at: string;
-}
-
-/** One note in the order's `credit_notes` JSON metafield. */
-export interface CreditNoteMetafieldEntry {
-  fiscal_number: string;
-  cufe: string;
-  pdf_url: string;
-  amount: string;
-  refund_id: string;
-}
-
 export interface IssuingDeps {
   store: IssuingStore;
   gateway: GatewayAccess;
+  /** The Shopify Admin API as issuing uses it. */
   shopify: ShopifyOrders;
   clock: () => Date;
   /** Public origin of the app, for PDF links. */
