@@ -1,12 +1,14 @@
 // `npm start` with no configuration (the demo) and `npm run demo` against it, as processes, the way the README says
 // to try the app: every order prints its invoice and the buyer's e-mail, then one order is refunded through the store
-// simulator's control API and its credit note is printed (number, CUFE, amount, PDF link, e-mail).
+// simulator's control API and its credit note is printed (number, CUFE, amount, PDF link, e-mail). The demo runs from
+// the bundle `npm start` runs (dist/main.js loading dist/demo.js), which the app's own bundle does not contain.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseChildEnvironment } from '../../../src/config/env.ts';
+import { APP_START_ARGS } from '../../../sim/harness/app-process.ts';
 import { freePort } from '../../../sim/harness/harness.ts';
 import { ROOT } from '../../support/paths.ts';
 
@@ -17,7 +19,7 @@ describe('the demo', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    demo = spawn(process.execPath, ['src/main.ts'], {
+    demo = spawn(process.execPath, APP_START_ARGS, {
       cwd: ROOT,
       env: { ...baseChildEnvironment(), DATA_DIR: dataDir, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,6 +40,16 @@ describe('the demo', () => {
       await exited;
     }
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("the app's bundle holds none of the doubles nor the packages only they use", () => {
+    // esbuild heads each module it bundles with a comment naming its file.
+    const modules = (file: string) => [...readFileSync(path.join(ROOT, 'dist', file), 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]!);
+    const doubles = /^(sim\/|node_modules\/(graphql|pdf-lib|smtp-server|mailparser)\/)/;
+    expect(modules('main.js').filter((m) => doubles.test(m))).toEqual([]);
+    expect(modules('main.js')).toContain('src/app.ts');
+    // The demo's bundle has them: the check above looks at the right things.
+    expect(modules('demo.js').filter((m) => doubles.test(m)).length).toBeGreaterThan(10);
   });
 
   it('npm run demo sends its orders, prints their invoices, then refunds the first and prints its credit note', () => {
