@@ -15,7 +15,7 @@ import type { AppConfig, MailSettings } from './config/env.ts';
 import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { JSON_BODY_LIMIT_BYTES, createHttpApp } from './http/http-app.ts';
-import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
+import { documentPdfRoute } from './http/document-pdf-route.ts';
 import { completionEmails } from './buyer-email/email-recipient.ts';
 import { EmailRunner } from './buyer-email/email-runner.ts';
 import { createMailer } from './buyer-email/smtp-mailer.ts';
@@ -162,7 +162,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         devSessionTokens: config.demo || config.nodeEnv === 'test',
       });
       mountOAuthRoutes(a, { shopify, sessions, shops, logger, adminApiOrigin: o.shopify.adminApiOrigin });
-      a.get('/invoices/:file', invoicePdfRoute(database.db));
+      a.get('/invoices/:file', documentPdfRoute(database.db));
       a.use(express.json({ limit: JSON_BODY_LIMIT_BYTES }));
     },
   });

@@ -214,7 +214,7 @@ export function normalizeShopDomain(raw: string): string | undefined {
 }
 
 /** The command's invoice id (a UUID, as `invoices list` prints it), lower case. */
-export function requireInvoiceId(positionals: readonly string[], usage: string): string {
+export function requireDocumentId(positionals: readonly string[], usage: string): string {
   const [id] = positionals;
   if (id === undefined) throw new CliInputError(`the invoice id is required (${usage})`);
   if (!isUuid(id)) throw new CliInputError('the invoice id must be a UUID, as `invoices list` prints it');

@@ -8,7 +8,7 @@ import { mergeCredentials } from '../../../src/admin/admin-api.ts';
 import { mountAdmin } from '../../../src/admin/admin-routes.ts';
 import { testGatewayConnection } from '../../../src/admin/connection-test.ts';
 import { decodeCursor, encodeCursor, parseSearch } from '../../../src/admin/list-params.ts';
-import { orderAdminUrl } from '../../../src/admin/invoice-view.ts';
+import { orderAdminUrl } from '../../../src/admin/document-view.ts';
 import { mintSessionToken, shopFromClaims } from '../../../src/admin/session-token.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { documents, shops } from '../../../src/db/schema.ts';

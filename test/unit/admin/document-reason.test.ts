@@ -1,6 +1,6 @@
 // Why a document is not authorized, as the page and the CLI say it: headlines name the document's kind.
 import { describe, expect, it } from 'vitest';
-import { reasonFor } from '../../../src/admin/invoice-view.ts';
+import { reasonFor } from '../../../src/admin/document-view.ts';
 import type { ErrorKind } from '../../../src/db/document-state.ts';
 
 const shop = { enabled: true, pausedReason: null };

@@ -5,7 +5,7 @@ import { formatFiscalNumber, pdfByToken } from '../documents/store/index.ts';
 
 const FILE = /^([A-Za-z0-9_-]{32})\.pdf$/;
 
-export function invoicePdfRoute(db: Db): RequestHandler {
+export function documentPdfRoute(db: Db): RequestHandler {
   return async (req, res) => {
     const match = FILE.exec(String(req.params.file ?? ''));
     const pdf = match ? await pdfByToken(db, match[1]!) : undefined;
