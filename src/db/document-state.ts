@@ -31,6 +31,11 @@ export type RetryableStatus = (typeof RETRYABLE_STATUSES)[number];
 export const DOCUMENT_STEPS = ['send', 'pdf', 'writeback', 'done'] as const;
 export type DocumentStep = (typeof DOCUMENT_STEPS)[number];
 
+/** Steps only move forward: `to` comes after `from`. */
+export function isStepForward(from: DocumentStep, to: DocumentStep): boolean {
+  return DOCUMENT_STEPS.indexOf(to) > DOCUMENT_STEPS.indexOf(from);
+}
+
 /** Why a document stopped, as a closed set. Each kind says who acts next. */
 export const ERROR_KINDS = [
   /** The source cannot become a correct document as it stands (mapping problems). A person fixes settings or data. */

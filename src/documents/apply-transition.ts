@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 import { render } from '../messages/catalogue.ts';
 import { type Message, message } from '../messages/message.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
-import { type DocumentStep, canMove } from '../db/document-state.ts';
+import { type DocumentStep, canMove, isStepForward } from '../db/document-state.ts';
 import type { DocumentError, Transition } from './issuing-ports.ts';
 import {
   type DocumentPatch,
@@ -60,10 +60,13 @@ export async function applyTransition(
   };
   switch (t.kind) {
     case 'advance': {
+      // A step that succeeded is never repeated (document-state.ts): a step back would be a bug.
+      if (!isStepForward(doc.step, t.to)) throw new Error(`no step back from ${doc.step} to ${t.to}`);
       const patch = { ...t.patch, ...stepDone(t.to) };
-      const next = t.pdf
-        ? (await storePdfAndUpdate(db, doc, owner, leaseMs, t.pdf, patch))?.row
-        : await updateLeased(db, doc, owner, leaseMs, patch);
+      const next =
+        t.to === 'writeback'
+          ? (await storePdfAndUpdate(db, doc, owner, leaseMs, t.pdf, patch))?.row
+          : await updateLeased(db, doc, owner, leaseMs, patch);
       // Its credit notes waited for this: they may go now.
       if (next && t.authorizedInvoice) await wakeWaitingNotes(db, doc.shop, doc.orderGid);
       return next;

@@ -245,7 +245,9 @@ async function pdfStep(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): 
 
 async function writebackStep(doc: DocumentRow, deps: IssuingDeps): Promise<Transition> {
   const token = await deps.store.pdfToken(doc.id);
-  if (!token) return { kind: 'advance', to: 'pdf', patch: {} };
+  // The statement that moved the document to writeback stored its PDF, and steps never go back to fetch it again:
+  // without it the row was changed outside the app's moves, which a person must see (the runner counts it an error).
+  if (!token) throw new Error(`document ${doc.id} is at writeback without its stored PDF`);
   const written =
     doc.kind === 'invoice'
       ? await deps.shopify.writeInvoiceMetafields(doc.shop, doc.orderGid, {

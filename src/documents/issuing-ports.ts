@@ -5,7 +5,7 @@ import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
 import type { ShopifyOrders } from '../shopify/shopify-orders.ts';
 import type { Shop } from '../shops/shop-repository.ts';
-import type { ErrorKind, DocumentStep } from '../db/document-state.ts';
+import type { ErrorKind } from '../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
 
 /** Lease-guarded writes on the document in hand (this worker's lease). Undefined: the lease was lost — stop. */
@@ -67,7 +67,10 @@ export interface DocumentError {
  * `skip_number` continue with the next step in the same claim; every other transition ends the claim.
  */
 export type Transition =
-  | { kind: 'advance'; to: Exclude<DocumentStep, 'send'>; patch: DocumentPatch; pdf?: Buffer; authorizedInvoice?: boolean }
+  /** Authorized: on to the PDF. */
+  | { kind: 'advance'; to: 'pdf'; patch: DocumentPatch; authorizedInvoice?: boolean }
+  /** The PDF in hand: stored by the statement that moves the document on to the write-back. */
+  | { kind: 'advance'; to: 'writeback'; patch: DocumentPatch; pdf: Buffer; authorizedInvoice?: boolean }
   | { kind: 'done'; patch: DocumentPatch }
   | { kind: 'retry'; error: DocumentError; patch?: DocumentPatch }
   | { kind: 'attention'; error: DocumentError; problems?: unknown; patch?: DocumentPatch }

@@ -606,8 +606,8 @@ describe('writeback: the metafields on the order', () => {
     expect(world.journal).toEqual([['store.pdfToken', doc.id], write, ['store.pdfToken', doc.id], write]);
   });
 
-  it('no stored PDF: back to the pdf step, nothing written', async () => {
-    expect((await step(doc)).next).toStrictEqual({ kind: 'advance', to: 'pdf', patch: {} });
+  it('no stored PDF: an error, never a step back to download it again; nothing written', async () => {
+    await expect(step(doc)).rejects.toThrow(`document ${doc.id} is at writeback without its stored PDF`);
     expect(world.journal).toEqual([['store.pdfToken', doc.id]]);
   });
 
