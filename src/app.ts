@@ -20,6 +20,7 @@ import { EmailRunner } from './buyer-email/email-runner.ts';
 import { createMailer } from './buyer-email/smtp-mailer.ts';
 import { DocumentRunner } from './documents/document-runner.ts';
 import { IntakeBatcher } from './documents/intake-batcher.ts';
+import { PDF_ROUTE } from './documents/pdf-link.ts';
 import { ReconcileSweeper } from './documents/reconcile-sweep.ts';
 import { createGatewayClient, type GatewaySettings } from './gateway/gateway-client.ts';
 import type { Logger } from './logger.ts';
@@ -161,7 +162,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         devSessionTokens: config.demo || config.nodeEnv === 'test',
       });
       mountOAuthRoutes(a, { shopify, sessions, shops, logger, adminApiOrigin: o.shopify.adminApiOrigin });
-      a.get('/invoices/:file', documentPdfRoute(database.db));
+      a.get(PDF_ROUTE, documentPdfRoute(database.db));
     },
   });
 

@@ -9,6 +9,7 @@ import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
 import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
+import { pdfUrl } from './pdf-link.ts';
 import { type Message, message } from '../messages/message.ts';
 import { creditNoteDraft } from './credit-note-draft.ts';
 import { type DraftOutcome, invoiceDraft } from './invoice-draft.ts';
@@ -267,25 +268,21 @@ async function writebackStep(doc: DocumentRow, deps: IssuingDeps): Promise<Trans
 /** The order's `credit_notes` metafield: every completed note of the order, and this one. */
 async function writeNotes(doc: DocumentRow, token: string, deps: IssuingDeps) {
   const others = (await deps.store.completedNotes(doc.shop, doc.orderGid)).filter((n) => n.id !== doc.id);
-  const entries = await Promise.all(others.map(async (n) => noteEntry(n, (await deps.store.pdfToken(n.id)) ?? '', deps.appUrl)));
+  const entries = await Promise.all(others.map(async (n) => noteEntry(n, await deps.store.pdfToken(n.id), deps.appUrl)));
   return deps.shopify.writeCreditNotesMetafield(doc.shop, doc.orderGid, [...entries, noteEntry(doc, token, deps.appUrl)]);
 }
 
-function noteEntry(n: DocumentRow, token: string, appUrl: string) {
+function noteEntry(n: DocumentRow, token: string | undefined, appUrl: string) {
   return {
     fiscal_number: formatFiscalNumber(n),
     cufe: n.cufe ?? '',
-    pdf_url: token ? pdfUrl(appUrl, token) : '',
+    pdf_url: pdfUrl(appUrl, token) ?? '',
     amount: formatCents(n.totalCents),
     refund_id: n.sourceKey,
   };
 }
 
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
-
-function pdfUrl(appUrl: string, token: string): string {
-  return `${appUrl}/invoices/${token}.pdf`;
-}
 
 function failed(kind: DocumentError['kind'], key: string, params: Message['params'], code?: string): DocumentError {
   return { kind, code, message: message(key, params) };

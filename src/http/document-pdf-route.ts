@@ -1,4 +1,5 @@
-// GET /invoices/<token>.pdf: a document's official PDF behind an unguessable link (the link is the credential).
+// GET /invoices/<token>.pdf: a document's official PDF behind an unguessable link (the link is the credential; its
+// address is made by src/documents/pdf-link.ts).
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/database.ts';
 import { formatFiscalNumber, pdfByToken } from '../documents/store/index.ts';
