@@ -1,6 +1,6 @@
 // What issuing a document needs from the outside, as interfaces: the runner passes the real ones, the use case's
 // tests pass fakes that `satisfies` them. Each says what it promises, not how.
-import type { Numbering } from '../../mappers/invoice/document-numbering.ts';
+import type { IssuingPoint } from '../../mappers/invoice/document-numbering.ts';
 import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
 import type { ShopifyOrders } from '../shopify/shopify-orders.ts';
@@ -17,7 +17,7 @@ export interface IssuingStore {
    */
   markSending(doc: DocumentRow, patch: DocumentPatch, credited?: CreditedNotes): Promise<DocumentRow | 'stale' | undefined>;
   /** The next number of the document's sequence (branch, billing point, document type), given to it once. */
-  reserveNumber(doc: DocumentRow, numbering: Pick<Numbering, 'branchCode' | 'billingPoint'>): Promise<DocumentRow | undefined>;
+  reserveNumber(doc: DocumentRow, numbering: IssuingPoint): Promise<DocumentRow | undefined>;
   pdfToken(documentId: string): Promise<string | undefined>;
   /** A document of the same shop by id (a replacement note's invoice). */
   documentById(id: string): Promise<DocumentRow | undefined>;
