@@ -14,7 +14,9 @@ import { type Message, message } from '../messages/message.ts';
 import { creditNoteDraft } from './credit-note-draft.ts';
 import { type DraftOutcome, invoiceDraft } from './invoice-draft.ts';
 import type { CreditedNotes, DocumentError, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
+import type { CreditNoteMetafieldEntry } from '../shopify/metafield-writer.ts';
 import { type DocumentRow, formatFiscalNumber } from './store/document-rows.ts';
+import type { CompletedNote } from './store/order-statements.ts';
 
 /** What a step decided, and the document as the step left it (it may have saved a number or the document sent). */
 export interface StepOutcome {
@@ -268,11 +270,11 @@ async function writebackStep(doc: DocumentRow, deps: IssuingDeps): Promise<Trans
 /** The order's `credit_notes` metafield: every completed note of the order, and this one. */
 async function writeNotes(doc: DocumentRow, token: string, deps: IssuingDeps) {
   const others = (await deps.store.completedNotes(doc.shop, doc.orderGid)).filter((n) => n.id !== doc.id);
-  const entries = await Promise.all(others.map(async (n) => noteEntry(n, await deps.store.pdfToken(n.id), deps.appUrl)));
+  const entries = others.map((n) => noteEntry(n, n.pdfToken, deps.appUrl));
   return deps.shopify.writeCreditNotesMetafield(doc.shop, doc.orderGid, [...entries, noteEntry(doc, token, deps.appUrl)]);
 }
 
-function noteEntry(n: DocumentRow, token: string | undefined, appUrl: string) {
+function noteEntry(n: Omit<CompletedNote, 'pdfToken'>, token: string | null, appUrl: string): CreditNoteMetafieldEntry {
   return {
     fiscal_number: formatFiscalNumber(n),
     cufe: n.cufe ?? '',

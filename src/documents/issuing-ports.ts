@@ -7,6 +7,7 @@ import type { ShopifyOrders } from '../shopify/shopify-orders.ts';
 import type { Shop } from '../shops/shop-repository.ts';
 import type { ErrorKind } from '../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
+import type { CompletedNote } from './store/order-statements.ts';
 
 /** Lease-guarded writes on the document in hand (this worker's lease). Undefined: the lease was lost — stop. */
 export interface IssuingStore {
@@ -27,8 +28,8 @@ export interface IssuingStore {
   notesAgainst(invoiceId: string, except: string): Promise<DocumentRow[]>;
   /** The outcome under which the intake refused the order's orders/paid, if it did. */
   orderWasRefused(shop: string, orderGid: string): Promise<string | undefined>;
-  /** The order's completed credit notes, for its metafield. */
-  completedNotes(shop: string, orderGid: string): Promise<DocumentRow[]>;
+  /** The order's completed credit notes with their PDFs' tokens, for its metafield (one read). */
+  completedNotes(shop: string, orderGid: string): Promise<CompletedNote[]>;
 }
 
 /** The notes a credit note was mapped against: its invoice and their ids. */

@@ -70,7 +70,7 @@ function fakeStore(journal: Call[], state: StoreState) {
     },
     async completedNotes(shop: string, orderGid: string) {
       journal.push(['store.completedNotes', shop, orderGid]);
-      return state.completedNotes;
+      return state.completedNotes.map((n) => ({ ...n, pdfToken: state.pdfTokens.get(n.id) ?? null }));
     },
   } satisfies IssuingStore;
 }
