@@ -15,7 +15,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type Database, type DatabaseTarget, openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents, gatewayCalls } from '../src/db/schema.ts';
-import type { DocumentKind } from '../src/documents/document-state.ts';
+import type { DocumentKind } from '../src/db/document-state.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../sim/sandbox/sandbox-gateway.ts';
 import { type StoreSimulator, startStoreSimulator } from '../sim/store-simulator/store-simulator.ts';
 import { createFreshPostgresDatabase } from '../sim/harness/databases.ts';

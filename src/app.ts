@@ -1,11 +1,10 @@
 // Assembles the app from its configuration: database, Shopify library, worker, HTTP routes.
-// main.ts runs it; tests start it in-process on port 0 with their own configuration.
+// src/main.ts runs it; tests start it in-process on port 0 with their own configuration.
 import '@shopify/shopify-api/adapters/node';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiVersion, LogSeverity, type Shopify, shopifyApi } from '@shopify/shopify-api';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
-import express from 'express';
 import { appUninstalledWebhook } from '../webhooks/app-uninstalled.ts';
 import { complianceWebhook } from '../webhooks/compliance.ts';
 import { ordersPaidWebhook } from '../webhooks/orders-paid.ts';
@@ -14,13 +13,14 @@ import { mountAdmin } from './admin/admin-routes.ts';
 import type { AppConfig, MailSettings } from './config/env.ts';
 import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
 import { healthRoutes } from './http/health-routes.ts';
-import { JSON_BODY_LIMIT_BYTES, createHttpApp } from './http/http-app.ts';
-import { invoicePdfRoute } from './http/invoice-pdf-route.ts';
+import { createHttpApp } from './http/http-app.ts';
+import { documentPdfRoute } from './http/document-pdf-route.ts';
 import { completionEmails } from './buyer-email/email-recipient.ts';
 import { EmailRunner } from './buyer-email/email-runner.ts';
 import { createMailer } from './buyer-email/smtp-mailer.ts';
 import { DocumentRunner } from './documents/document-runner.ts';
 import { IntakeBatcher } from './documents/intake-batcher.ts';
+import { PDF_ROUTE } from './documents/pdf-link.ts';
 import { ReconcileSweeper } from './documents/reconcile-sweep.ts';
 import { createGatewayClient, type GatewaySettings } from './gateway/gateway-client.ts';
 import type { Logger } from './logger.ts';
@@ -162,8 +162,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         devSessionTokens: config.demo || config.nodeEnv === 'test',
       });
       mountOAuthRoutes(a, { shopify, sessions, shops, logger, adminApiOrigin: o.shopify.adminApiOrigin });
-      a.get('/invoices/:file', invoicePdfRoute(database.db));
-      a.use(express.json({ limit: JSON_BODY_LIMIT_BYTES }));
+      a.get(PDF_ROUTE, documentPdfRoute(database.db));
     },
   });
 

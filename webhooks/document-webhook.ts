@@ -1,12 +1,12 @@
 // What every webhook that becomes a fiscal document does: verify, read what the body is about, record the delivery of a
 // shop that does not invoice (answered 200, so Shopify does not retry for hours), or store the document with its
 // delivery, grouped with concurrent deliveries, and answer. Nothing slow happens here: the gateway and Shopify are the
-// runner's business. A topic differs only in how its body reads (orders-paid.ts, refunds-create.ts).
+// runner's business. A topic differs only in how its body reads (src/documents/intake-document.ts).
 import { isUtf8 } from 'node:buffer';
 import type { RequestHandler } from 'express';
-import { DGI_DOCUMENT_TYPE } from '../src/documents/document-state.ts';
 import type { IntakeBatcher } from '../src/documents/intake-batcher.ts';
-import { type NewDocument, recordDelivery } from '../src/documents/store/index.ts';
+import { type DocumentReading, intakeDocument } from '../src/documents/intake-document.ts';
+import { recordDelivery } from '../src/documents/store/index.ts';
 import { answer, webhookBodyBytes } from '../src/http/webhook-body.ts';
 import { readWebhookJson } from '../src/http/webhook-json.ts';
 import type { ShopRepository } from '../src/shops/shop-repository.ts';
@@ -19,10 +19,6 @@ export interface DocumentWebhookDeps extends WebhookDeps {
   /** Tell the runner there is work (same process). */
   onStored: () => void;
 }
-
-/** What a body says its document is about (the rest comes from the delivery), and what names it in the log. */
-export type DocumentSource = Omit<NewDocument, 'shop' | 'documentType' | 'rawSnapshot'>;
-export type DocumentReading = { ok: true; source: DocumentSource; about: Record<string, string> } | { ok: false; error: string };
 
 export function documentWebhook(
   deps: DocumentWebhookDeps,
@@ -50,8 +46,7 @@ export function documentWebhook(
     // Stored as the bytes that came when they are the text read (valid UTF-8, no escape replaced): no second encoding.
     const bytes = webhookBodyBytes(req);
     const rawSnapshot = bytes && body.text === webhook.rawBody && isUtf8(bytes) ? bytes : body.text;
-    const document = { ...source, shop: webhook.shop, documentType: DGI_DOCUMENT_TYPE[source.kind], rawSnapshot };
-    const outcome = await deps.intake.enqueue(document, delivery);
+    const outcome = await deps.intake.enqueue(intakeDocument(webhook.shop, source, rawSnapshot), delivery);
     if (outcome === 'stored') deps.onStored();
     answer(res, 200, { outcome });
   };

@@ -3,7 +3,7 @@
 // are attributed to the invoice's lines by their items' code and rate, which every note copies from the invoice. Pure.
 import type { GatewayDocument } from '../gateway/gateway-document.ts';
 import type { InvoiceGroup, InvoiceLayout, InvoiceLayoutResult } from '../invoice/invoice-layout.ts';
-import { type MappingProblem, problems } from '../invoice/mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { parseCents } from '../fiscal/money.ts';
 
 /** Items of money-only lines (amount-only refunds) start with this: they credit money, not units. */

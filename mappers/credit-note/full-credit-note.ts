@@ -8,7 +8,7 @@ import { type CreditedInvoice, creditNoteDraft } from './credit-note-draft.ts';
 import { invoiceRemainingPayments } from './credit-note-payments.ts';
 import { invoiceOnlyLayout } from '../invoice/invoice-layout.ts';
 import type { MappingSettings } from '../invoice/mapping-settings.ts';
-import { problems } from '../invoice/mapping-problems.ts';
+import { problems } from '../mapping-problems.ts';
 import { cents } from '../fiscal/money.ts';
 import type { CreditNoteResult } from './refund-to-credit-note.ts';
 

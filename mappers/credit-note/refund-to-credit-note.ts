@@ -11,7 +11,7 @@ import { refundPayments } from './credit-note-payments.ts';
 import type { DocumentDraft } from '../invoice/document-numbering.ts';
 import { type InvoiceGroup, type InvoiceLayout, readInvoiceLayout } from '../invoice/invoice-layout.ts';
 import type { MappingSettings } from '../invoice/mapping-settings.ts';
-import { type MappingProblem, problems } from '../invoice/mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { type Cents, cents, divRoundHalfUp } from '../fiscal/money.ts';
 import type { ShopifyOrder } from '../shopify/shopify-order.ts';
 import type { ShopifyRefund, ShopifyRefundShippingLine } from '../shopify/shopify-refund.ts';

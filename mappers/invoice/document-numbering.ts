@@ -12,6 +12,9 @@ export interface Numbering {
   fiscalNumber: number;
 }
 
+/** The branch and billing point a document is issued from: each keeps its own number sequence per document type. */
+export type IssuingPoint = Omit<Numbering, 'fiscalNumber'>;
+
 type NumberedFields = 'numberDocumentFiscal' | 'pointBillingFiscal' | 'dateBroadcast';
 
 /** A mapped document without its number, billing point, branch and submission time. */

@@ -3,7 +3,7 @@
 import type { ClientCorrection } from './client-correction.ts';
 import type { ClientBlock } from '../gateway/gateway-document.ts';
 import type { MappingSettings } from './mapping-settings.ts';
-import { type MappingProblem, problems } from './mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { type PanamaLocation, findLocation, findLocationByCode } from '../fiscal/panama-locations.ts';
 import { isValidRucCheckDigit, normalizeRuc, parseRuc } from '../fiscal/ruc-check-digit.ts';
 import type { ShopifyAddress, ShopifyOrder } from '../shopify/shopify-order.ts';

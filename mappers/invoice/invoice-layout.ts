@@ -5,7 +5,7 @@
 // note true to what the DGI received even if the shop's settings changed since. Pure.
 import type { GatewayItem } from '../gateway/gateway-document.ts';
 import { ITBMS_RATES, itemCode, shippingCharge } from './invoice-lines.ts';
-import { type MappingProblem, problems } from './mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { type Cents, type Fraction, addFractions, cents, fractionEquals, parseCents } from '../fiscal/money.ts';
 import type { ShopifyOrder, ShopifyTaxLine } from '../shopify/shopify-order.ts';
 

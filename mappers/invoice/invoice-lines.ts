@@ -3,7 +3,7 @@
 import type { GatewayItem } from '../gateway/gateway-document.ts';
 import { type ArithmeticLine, type ItemAmounts, lineItems, planTaxes } from '../fiscal/line-arithmetic.ts';
 import { type MappingSettings, ownEntry } from './mapping-settings.ts';
-import { type MappingProblem, problems } from './mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import {
   type Cents,
   type Fraction,

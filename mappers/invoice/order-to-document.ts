@@ -6,12 +6,12 @@ import { type BuyerFacts, type TaxIdSource, buildClient } from './invoice-client
 import { buildInvoiceLines } from './invoice-lines.ts';
 import type { ItemAmounts } from '../fiscal/line-arithmetic.ts';
 import { type MappingSettings, deliveryCafeCode } from './mapping-settings.ts';
-import { type MappingProblem, problems } from './mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { type Cents, formatCents, sumCents } from '../fiscal/money.ts';
 import { type OrderTransaction, buildPayments } from './payments.ts';
 import type { ShopifyOrder } from '../shopify/shopify-order.ts';
 
-export type { MappingProblem } from './mapping-problems.ts';
+export type { MappingProblem } from '../mapping-problems.ts';
 export { needsTransactions, parseOrderTransactions, type OrderTransaction } from './payments.ts';
 
 export interface OrderToDraftInput {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { GatewayPayment } from '../gateway/gateway-document.ts';
 import { type MappingSettings, ownEntry } from './mapping-settings.ts';
-import { type MappingProblem, problems } from './mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { type Cents, cents, formatCents, parseCents } from '../fiscal/money.ts';
 import { issuePath } from '../shopify/shopify-fields.ts';
 import type { ShopifyOrder } from '../shopify/shopify-order.ts';

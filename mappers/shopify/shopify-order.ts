@@ -3,7 +3,7 @@
 // Unknown fields are ignored. A body that cannot be read yields problems, never an exception.
 import { z } from 'zod';
 import { type Cents, cents } from '../fiscal/money.ts';
-import { type MappingProblem, problems } from '../invoice/mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { orderIdentity } from './order-identity.ts';
 import type { ShopifyDiscountAllocation, ShopifyTaxLine } from './shopify-fields.ts';
 import { discountAllocationSchema, taxLineSchema } from './shopify-fields.ts';

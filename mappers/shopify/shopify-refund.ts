@@ -3,7 +3,7 @@
 // money from the `*_set` strings (docs/reference/shopify-refunds.md §1). Unknown fields are ignored. A body that cannot be
 // read yields problems, never an exception.
 import { z } from 'zod';
-import { type MappingProblem, problems } from '../invoice/mapping-problems.ts';
+import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { type Cents, cents, parseCents, sumCents } from '../fiscal/money.ts';
 import { discountAllocationSchema, taxLineSchema } from './shopify-fields.ts';
 import { amount, centsText, idText, list, moneyBag, quantity, shopMoney, text } from './shopify-fields.ts';

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
 import { credentialsInputSchema, maskCredentials, settingsInputSchema } from '../shops/shop-settings.ts';
 import { testGatewayConnection } from './connection-test.ts';
-import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../documents/document-state.ts';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../db/document-state.ts';
 import {
   countByStatus,
   findDocument,
@@ -23,7 +23,7 @@ import {
 } from '../documents/store/index.ts';
 import { decodeCursor, encodeCursor, isUuid, parseSearch } from './list-params.ts';
 import { findDetail, shopState } from './document-detail.ts';
-import { documentSummary, fiscalNumbers } from './invoice-view.ts';
+import { documentSummary, fiscalNumbers } from './document-view.ts';
 import { localize, render } from '../messages/catalogue.ts';
 import { calendarDate, isCursorTime, jsonObjectBody, perShopRateLimit } from './request-guards.ts';
 import { requireSessionToken, shopOf } from './session-token.ts';
@@ -151,7 +151,7 @@ function notInstalled(res: Response): void {
 }
 
 /** `:id` must be a UUID (400 otherwise); an id of another shop is simply not found (404). */
-function invoiceId(req: Request, res: Response): string | undefined {
+function documentIdOf(req: Request, res: Response): string | undefined {
   const id = String(req.params.id ?? '');
   if (isUuid(id)) return id;
   badRequest(res, [{ path: 'id', message: 'must be an invoice id (a UUID)' }]);
@@ -295,7 +295,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
   const detail = (shop: string, id: string) => findDetail(deps, shop, id);
 
   router.get('/invoices/:id', ...guarded, async (req, res) => {
-    const id = invoiceId(req, res);
+    const id = documentIdOf(req, res);
     if (!id) return;
     const invoice = await detail(shopOf(res), id);
     if (!invoice) {
@@ -306,7 +306,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
   });
 
   router.post('/invoices/:id/retry', ...changing([]), async (req, res) => {
-    const id = invoiceId(req, res);
+    const id = documentIdOf(req, res);
     if (!id) return;
     const shop = shopOf(res);
     if (!(await findDocument(deps.db, id, shop))) {

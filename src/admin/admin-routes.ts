@@ -18,7 +18,7 @@ import {
 } from './admin-page.ts';
 import { type EmailApiDeps, emailApiRouter } from './email-api.ts';
 import { clientCorrectionRouter } from './client-correction-api.ts';
-import { invoiceQrRouter } from './invoice-qr-api.ts';
+import { documentQrRouter } from './document-qr-api.ts';
 import { orderDocumentsRouter } from './order-documents-api.ts';
 import { type SessionTokenDeps, bearerToken, refuseSessionToken, verifySessionToken } from './session-token.ts';
 
@@ -50,7 +50,7 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
   // Bearer tokens, no cookies: allowing the extensions' origin lets no other site act as the merchant.
   app.use('/api', cors({ origin: EXTENSIONS_ORIGIN, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }));
   app.use('/api', installOnFirstToken(deps, ensureOfflineSession));
-  app.use('/api', orderDocumentsRouter(deps), invoiceQrRouter(deps), emailApiRouter(deps), adminApiRouter(deps));
+  app.use('/api', orderDocumentsRouter(deps), documentQrRouter(deps), emailApiRouter(deps), adminApiRouter(deps));
   app.use('/api', clientCorrectionRouter(deps));
   // Unknown /api paths answer JSON, except the OAuth routes mounted after this.
   app.use('/api', (req, res, next) => {

@@ -4,7 +4,7 @@
 import type { Db } from '../db/database.ts';
 import { type DocumentRow, documentCalls, findDocument, pdfToken, relatedDocuments } from '../documents/store/index.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
-import { type DocumentDetail, type ShopState, documentDetail } from './invoice-view.ts';
+import { type DocumentDetail, type ShopState, documentDetail } from './document-view.ts';
 
 export interface DocumentDetailDeps {
   db: Db;

@@ -6,7 +6,8 @@ import type { Db } from '../db/database.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
 import { orderDocuments } from '../documents/store/index.ts';
 import { shopState } from './document-detail.ts';
-import { type DocumentSummary, documentSummary, fiscalNumbers, isRetryableByHand, pdfUrl } from './invoice-view.ts';
+import { pdfUrl } from '../documents/pdf-link.ts';
+import { type DocumentSummary, documentSummary, fiscalNumbers, isRetryableByHand } from './document-view.ts';
 import { type SessionTokenDeps, requireSessionToken, shopOf } from './session-token.ts';
 
 export interface OrderDocumentsDeps extends SessionTokenDeps {

@@ -4,7 +4,7 @@
 import { formatCents } from '../../mappers/fiscal/money.ts';
 import { type DocumentRow, formatFiscalNumber } from '../documents/store/index.ts';
 import { BUYER_EMAIL, type EmailFacts } from '../messages/email-texts.ts';
-import type { Language } from '../messages/message.ts';
+import type { Language } from '../db/languages.ts';
 import type { OutgoingEmail } from './smtp-mailer.ts';
 
 export interface BuyerEmailInput {

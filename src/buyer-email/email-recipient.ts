@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import { type DocumentRow, type EmailToQueue, orderSnapshotOf } from '../documents/store/index.ts';
-import type { Language } from '../messages/message.ts';
+import type { Language } from '../db/languages.ts';
 import type { Shop } from '../shops/shop-repository.ts';
 
 const localeText = z.string().trim().min(1).optional().catch(undefined);

@@ -4,6 +4,7 @@
 import { isUuid } from '../admin/list-params.ts';
 import fs from 'node:fs';
 import path from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { type AppConfig, ConfigError, loadConfig } from '../config/env.ts';
 import type { Database } from '../db/database.ts';
@@ -155,8 +156,10 @@ export async function withContext(open: OpenContext, io: CliIo, body: (ctx: CliC
 }
 
 export interface ArgSpec {
-  /** Options taking a value, without the leading dashes. */
+  /** Options taking a value, once, without the leading dashes. */
   values?: readonly string[];
+  /** Options taking a value, any number of times. */
+  lists?: readonly string[];
   /** Options without a value. */
   flags?: readonly string[];
   /** How many positional arguments are allowed (default 0). */
@@ -165,42 +168,50 @@ export interface ArgSpec {
 
 export interface ParsedArgs {
   values: Record<string, string>;
+  lists: Record<string, string[]>;
   flags: Set<string>;
   positionals: string[];
 }
 
-const OPTION_NAME = /^--([a-z][a-z0-9-]*)(=.*)?$/s;
+/** What an option's name looks like; anything else after `--` is named in no error (it may be a mistyped secret). */
+const OPTION = /^--[a-z][a-z0-9-]*$/;
 
-/** `--name value`, `--name=value`, `--flag`, positionals. Errors name options, never values. */
+/**
+ * `--name value`, `--name=value`, `--flag`, positionals: node:util's parseArgs reads them, and each is checked here, so
+ * that errors name options and never values (a mistyped option may be followed by a token).
+ */
 export function parseCommandArgs(args: readonly string[], spec: ArgSpec, usage: string): ParsedArgs {
   const values: Record<string, string> = {};
+  const lists: Record<string, string[]> = {};
   const flags = new Set<string>();
   const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const option = OPTION_NAME.exec(arg);
-    if (!option) {
-      if (arg.startsWith('-') && arg !== '-') throw new CliInputError(`unknown option (${usage})`);
-      positionals.push(arg);
+  const options: ParseArgsConfig['options'] = {};
+  for (const name of [...(spec.values ?? []), ...(spec.lists ?? [])]) options[name] = { type: 'string' };
+  for (const name of spec.flags ?? []) options[name] = { type: 'boolean' };
+  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value);
       continue;
     }
-    const name = option[1]!;
-    const inline = option[2]?.slice(1);
+    if (token.kind === 'option-terminator' || !OPTION.test(token.rawName)) throw new CliInputError(`unknown option (${usage})`);
+    const { name, value, inlineValue } = token;
     if (spec.flags?.includes(name)) {
-      if (inline !== undefined) throw new CliInputError(`--${name} takes no value (${usage})`);
+      if (value !== undefined) throw new CliInputError(`--${name} takes no value (${usage})`);
       flags.add(name);
-    } else if (spec.values?.includes(name)) {
-      const value = inline ?? args[++i];
-      if (value === undefined || (inline === undefined && OPTION_NAME.test(value)))
+    } else if (spec.values?.includes(name) || spec.lists?.includes(name)) {
+      // A value that is itself an option (`--shop --json`) is a missing value, unless written `--shop=--json`.
+      if (value === undefined || (!inlineValue && OPTION.test(value.split('=')[0]!)))
         throw new CliInputError(`--${name} needs a value (${usage})`);
-      if (name in values) throw new CliInputError(`--${name} given twice`);
-      values[name] = value;
+      if (spec.lists?.includes(name)) (lists[name] ??= []).push(value);
+      else if (name in values) throw new CliInputError(`--${name} given twice`);
+      else values[name] = value;
     } else {
       throw new CliInputError(`unknown option --${name} (${usage})`);
     }
   }
   if (positionals.length > (spec.positionals ?? 0)) throw new CliInputError(`unexpected argument (${usage})`);
-  return { values, flags, positionals };
+  return { values, lists, flags, positionals };
 }
 
 /** `Tienda.myshopify.com`, `https://tienda.myshopify.com/` → `tienda.myshopify.com`; undefined if not a store domain. */
@@ -214,7 +225,7 @@ export function normalizeShopDomain(raw: string): string | undefined {
 }
 
 /** The command's invoice id (a UUID, as `invoices list` prints it), lower case. */
-export function requireInvoiceId(positionals: readonly string[], usage: string): string {
+export function requireDocumentId(positionals: readonly string[], usage: string): string {
   const [id] = positionals;
   if (id === undefined) throw new CliInputError(`the invoice id is required (${usage})`);
   if (!isUuid(id)) throw new CliInputError('the invoice id must be a UUID, as `invoices list` prints it');

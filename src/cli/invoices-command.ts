@@ -2,15 +2,9 @@
 // e-mail one to its buyer again. The running app's worker (or the next start) picks up what is queued here.
 import { formatCents } from '../../mappers/fiscal/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import { type ShopState, isRetryableByHand, reasonFor } from '../admin/invoice-view.ts';
+import { type ShopState, isRetryableByHand, reasonFor } from '../admin/document-view.ts';
 import { resendDocument } from '../buyer-email/resend.ts';
-import {
-  DOCUMENT_KINDS,
-  DOCUMENT_STATUSES,
-  type DocumentKind,
-  RETRYABLE_STATUSES,
-  type RetryableStatus,
-} from '../documents/document-state.ts';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, type DocumentKind, RETRYABLE_STATUSES, type RetryableStatus } from '../db/document-state.ts';
 import {
   type DocumentListRow,
   documentCalls,
@@ -36,13 +30,13 @@ import {
   openCliContext,
   parseCommandArgs,
   processIo,
-  requireInvoiceId,
+  requireDocumentId,
   runSubcommand,
   withContext,
 } from './cli-context.ts';
 import { correctInvoice, reinvoiceInvoice } from './invoices-correct-command.ts';
-import { relativesJson, relativesLines } from './invoice-relatives.ts';
-import { PANAMA_LABEL, STATUS_WORDS, panamaTime, statusFromWord, statusWord } from './invoice-words.ts';
+import { relativesJson, relativesLines } from './document-relatives.ts';
+import { PANAMA_LABEL, STATUS_WORDS, panamaTime, statusFromWord, statusWord } from './document-words.ts';
 import { terminalText } from './terminal-text.ts';
 
 export const USAGE = [
@@ -135,7 +129,7 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
 async function show(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const usage = 'invoices show <invoice id> [--json]';
   const { positionals, flags } = parseCommandArgs(args, { flags: ['json'], positionals: 1 }, usage);
-  const id = requireInvoiceId(positionals, usage);
+  const id = requireDocumentId(positionals, usage);
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
@@ -229,7 +223,7 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
     });
   }
 
-  const id = requireInvoiceId(positionals, usage);
+  const id = requireDocumentId(positionals, usage);
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);
@@ -255,7 +249,7 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
 async function resend(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const usage = 'invoices resend <invoice id>';
   const { positionals } = parseCommandArgs(args, { positionals: 1 }, usage);
-  const id = requireInvoiceId(positionals, usage);
+  const id = requireDocumentId(positionals, usage);
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
     if (!row) throw new CliFailure(`no invoice ${id}`);

@@ -12,7 +12,7 @@ import {
   type OpenContext,
   parseCommandArgs,
   readJsonFile,
-  requireInvoiceId,
+  requireDocumentId,
   withContext,
 } from './cli-context.ts';
 
@@ -20,7 +20,7 @@ const USAGE = 'invoices correct <invoice id> --file <client.json> | --clear';
 
 export async function correctInvoice(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const { positionals, values, flags } = parseCommandArgs(args, { values: ['file'], flags: ['clear'], positionals: 1 }, USAGE);
-  const id = requireInvoiceId(positionals, USAGE);
+  const id = requireDocumentId(positionals, USAGE);
   const file = values['file'];
   if ((file === undefined) === !flags.has('clear')) throw new CliInputError(`give --file or --clear, one of them (${USAGE})`);
   // Read and check the file before opening the database: bad input changes nothing.
@@ -42,7 +42,7 @@ const REINVOICE_USAGE = 'invoices reinvoice <invoice id> --file <client.json>';
 /** `invoices reinvoice <id> --file client.json`: an authorized invoice to the wrong buyer, replaced (docs/design.md §9). */
 export async function reinvoiceInvoice(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const { positionals, values } = parseCommandArgs(args, { values: ['file'], positionals: 1 }, REINVOICE_USAGE);
-  const id = requireInvoiceId(positionals, REINVOICE_USAGE);
+  const id = requireDocumentId(positionals, REINVOICE_USAGE);
   const file = values['file'];
   if (file === undefined) throw new CliInputError(`--file names the right buyer (${REINVOICE_USAGE})`);
   const correction = readCorrection(file);

@@ -5,17 +5,16 @@
 // wrong arguments — is one line on stderr and exit 2. Fiscal number 1, the settings' branch and
 // billing point (default 0000 / 001) and the current time stand in for what the pipeline reserves.
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { type MappingSettings, mappingSettingsSchema } from '../../mappers/invoice/mapping-settings.ts';
-import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import { render } from '../messages/catalogue.ts';
 import { message } from '../messages/message.ts';
 import { numberDocument } from '../../mappers/invoice/document-numbering.ts';
 import { type OrderTransaction, orderToDraft, parseOrderTransactions } from '../../mappers/invoice/order-to-document.ts';
 import { parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
 import { shopSettingsSchema } from '../shops/shop-settings.ts';
-import { CliInputError, processIo, readJsonFile, terminalIo } from './cli-context.ts';
+import { CliInputError, parseCommandArgs, processIo, readJsonFile, terminalIo } from './cli-context.ts';
 import { previewCreditNote } from './preview-credit-note.ts';
 
 /** The order file's texts reach the terminal only as visible characters. */
@@ -75,26 +74,11 @@ interface PreviewArgs {
 }
 
 function readArgs(args: string[]): PreviewArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        settings: { type: 'string' },
-        transactions: { type: 'string' },
-        refund: { type: 'string' },
-        credited: { type: 'string', multiple: true },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new CliInputError(`${(error as Error).message} (${USAGE})`);
-  }
-  const [orderFile, ...extra] = parsed.positionals;
+  const parsed = parseCommandArgs(args, { values: ['settings', 'transactions', 'refund'], lists: ['credited'], positionals: 1 }, USAGE);
+  const [orderFile] = parsed.positionals;
   if (orderFile === undefined) throw new CliInputError(`missing the order file (${USAGE})`);
-  if (extra.length > 0) throw new CliInputError(`unexpected argument ${extra[0]} (${USAGE})`);
-  const { settings, transactions, refund, credited = [] } = parsed.values;
+  const { settings, transactions, refund } = parsed.values;
+  const credited = parsed.lists['credited'] ?? [];
   if (credited.length > 0 && refund === undefined) throw new CliInputError(`--credited goes with --refund (${USAGE})`);
   return {
     orderFile,

@@ -3,9 +3,9 @@
 // it, numbered after them; or why there is none. The gateway gives the invoice its CUFE: a stand-in names it here.
 import type { CreditedDocument } from '../../mappers/credit-note/credit-balance.ts';
 import { CREDIT_NOTE_TYPE } from '../../mappers/credit-note/credit-note-draft.ts';
-import { type Numbering, numberDocument } from '../../mappers/invoice/document-numbering.ts';
+import { type IssuingPoint, numberDocument } from '../../mappers/invoice/document-numbering.ts';
 import { type GatewayDocument, documentSchema } from '../../mappers/gateway/gateway-document.ts';
-import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import type { MappingSettings } from '../../mappers/invoice/mapping-settings.ts';
 import { refundToCreditNote } from '../../mappers/credit-note/refund-to-credit-note.ts';
 import type { ShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
@@ -29,7 +29,7 @@ export function previewCreditNote(o: {
   invoice: GatewayDocument;
   refundFile: string;
   creditedFiles: readonly string[];
-  numbering: Omit<Numbering, 'fiscalNumber'>;
+  numbering: IssuingPoint;
   mapping: MappingSettings;
   now: Date;
 }): CreditNotePreview {

@@ -16,9 +16,10 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { EMAIL_REASONS, EMAIL_STATUSES } from '../buyer-email/email-state.ts';
-import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS, TAX_ID_SOURCES } from '../documents/document-state.ts';
-import { LANGUAGES } from '../messages/message.ts';
+import { EMAIL_REASONS, EMAIL_STATUSES } from './email-state.ts';
+import { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS } from './document-state.ts';
+import { LANGUAGES } from './languages.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -100,7 +101,7 @@ export const shops = pgTable('shops', {
 /**
  * The fiscal document is the job: one row per invoice or credit note. `step` is what to do next
  * (send → pdf → writeback → done); `status` says whether the worker may do it (pending, waiting) or a person must look
- * first. The statuses, steps and kinds are declared in src/documents/document-state.ts; only the documents store
+ * first. The statuses, steps and kinds are declared in src/db/document-state.ts; only the documents store
  * (src/documents/store/) speaks SQL to this table.
  */
 export const documents = pgTable(

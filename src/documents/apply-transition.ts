@@ -1,14 +1,14 @@
 // Applying a transition to a leased document: the database side of what the use case decided. Returns the document
 // to continue with (advance, skip a number) or undefined when the claim ends.
+import type { AppConfig } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import type { GatewayCallRecord } from '../gateway/gateway-client.ts';
 import type { Logger } from '../logger.ts';
 import { render } from '../messages/catalogue.ts';
 import { type Message, message } from '../messages/message.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
-import { type DocumentStep, canMove } from './document-state.ts';
+import { type DocumentStep, canMove, isStepForward } from '../db/document-state.ts';
 import type { DocumentError, Transition } from './issuing-ports.ts';
-import type { RunnerOptions } from './document-runner.ts';
 import {
   type DocumentPatch,
   type DocumentRow,
@@ -27,7 +27,8 @@ import {
 export interface ApplyContext {
   db: Db;
   owner: string;
-  options: RunnerOptions;
+  /** The worker's lease and retry settings. */
+  options: Pick<AppConfig['worker'], 'leaseMs' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>;
   now: () => Date;
   random: () => number;
   logger: Logger;
@@ -59,10 +60,13 @@ export async function applyTransition(
   };
   switch (t.kind) {
     case 'advance': {
+      // A step that succeeded is never repeated (document-state.ts): a step back would be a bug.
+      if (!isStepForward(doc.step, t.to)) throw new Error(`no step back from ${doc.step} to ${t.to}`);
       const patch = { ...t.patch, ...stepDone(t.to) };
-      const next = t.pdf
-        ? (await storePdfAndUpdate(db, doc, owner, leaseMs, t.pdf, patch))?.row
-        : await updateLeased(db, doc, owner, leaseMs, patch);
+      const next =
+        t.to === 'writeback'
+          ? (await storePdfAndUpdate(db, doc, owner, leaseMs, t.pdf, patch))?.row
+          : await updateLeased(db, doc, owner, leaseMs, patch);
       // Its credit notes waited for this: they may go now.
       if (next && t.authorizedInvoice) await wakeWaitingNotes(db, doc.shop, doc.orderGid);
       return next;

@@ -3,7 +3,7 @@
 // is dropped. Says why when the invoice cannot take it.
 import type { ClientCorrection } from '../../mappers/invoice/client-correction.ts';
 import type { Db } from '../db/database.ts';
-import { RETRYABLE_STATUSES, type DocumentStatus } from './document-state.ts';
+import { RETRYABLE_STATUSES, type DocumentStatus } from '../db/document-state.ts';
 import { type DocumentRow, findDocument, removeClientCorrection, saveClientCorrection } from './store/index.ts';
 
 export type CorrectionOutcome =

@@ -10,7 +10,8 @@ import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
 import { Slots } from '../slots.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { issueStep, type StepOutcome } from './issue-document.ts';
-import type { IssuingDeps, ShopifyOrders } from './issuing-ports.ts';
+import type { ShopifyOrders } from '../shopify/shopify-orders.ts';
+import type { IssuingDeps } from './issuing-ports.ts';
 import { applyTransition } from './apply-transition.ts';
 import {
   type DocumentRow,

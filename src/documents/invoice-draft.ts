@@ -5,7 +5,7 @@ import { storedCorrection } from '../../mappers/invoice/client-correction.ts';
 import type { DocumentDraft } from '../../mappers/invoice/document-numbering.ts';
 import type { BuyerFacts, TaxIdSource } from '../../mappers/invoice/invoice-client.ts';
 import { needsTransactions, orderToDraft, parseOrderTransactions, type OrderTransaction } from '../../mappers/invoice/order-to-document.ts';
-import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import { parseShopifyOrder } from '../../mappers/shopify/shopify-order.ts';
 import { message } from '../messages/message.ts';
 import type { CreditedNotes, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';

@@ -9,11 +9,14 @@ import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
 import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
+import { pdfUrl } from './pdf-link.ts';
 import { type Message, message } from '../messages/message.ts';
 import { creditNoteDraft } from './credit-note-draft.ts';
 import { type DraftOutcome, invoiceDraft } from './invoice-draft.ts';
 import type { CreditedNotes, DocumentError, IssuingDeps, IssuingShop, Transition } from './issuing-ports.ts';
+import type { CreditNoteMetafieldEntry } from '../shopify/metafield-writer.ts';
 import { type DocumentRow, formatFiscalNumber } from './store/document-rows.ts';
+import type { CompletedNote } from './store/order-statements.ts';
 
 /** What a step decided, and the document as the step left it (it may have saved a number or the document sent). */
 export interface StepOutcome {
@@ -245,7 +248,9 @@ async function pdfStep(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): 
 
 async function writebackStep(doc: DocumentRow, deps: IssuingDeps): Promise<Transition> {
   const token = await deps.store.pdfToken(doc.id);
-  if (!token) return { kind: 'advance', to: 'pdf', patch: {} };
+  // The statement that moved the document to writeback stored its PDF, and steps never go back to fetch it again:
+  // without it the row was changed outside the app's moves, which a person must see (the runner counts it an error).
+  if (!token) throw new Error(`document ${doc.id} is at writeback without its stored PDF`);
   const written =
     doc.kind === 'invoice'
       ? await deps.shopify.writeInvoiceMetafields(doc.shop, doc.orderGid, {
@@ -265,25 +270,21 @@ async function writebackStep(doc: DocumentRow, deps: IssuingDeps): Promise<Trans
 /** The order's `credit_notes` metafield: every completed note of the order, and this one. */
 async function writeNotes(doc: DocumentRow, token: string, deps: IssuingDeps) {
   const others = (await deps.store.completedNotes(doc.shop, doc.orderGid)).filter((n) => n.id !== doc.id);
-  const entries = await Promise.all(others.map(async (n) => noteEntry(n, (await deps.store.pdfToken(n.id)) ?? '', deps.appUrl)));
+  const entries = others.map((n) => noteEntry(n, n.pdfToken, deps.appUrl));
   return deps.shopify.writeCreditNotesMetafield(doc.shop, doc.orderGid, [...entries, noteEntry(doc, token, deps.appUrl)]);
 }
 
-function noteEntry(n: DocumentRow, token: string, appUrl: string) {
+function noteEntry(n: Omit<CompletedNote, 'pdfToken'>, token: string | null, appUrl: string): CreditNoteMetafieldEntry {
   return {
     fiscal_number: formatFiscalNumber(n),
     cufe: n.cufe ?? '',
-    pdf_url: token ? pdfUrl(appUrl, token) : '',
+    pdf_url: pdfUrl(appUrl, token) ?? '',
     amount: formatCents(n.totalCents),
     refund_id: n.sourceKey,
   };
 }
 
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
-
-function pdfUrl(appUrl: string, token: string): string {
-  return `${appUrl}/invoices/${token}.pdf`;
-}
 
 function failed(kind: DocumentError['kind'], key: string, params: Message['params'], code?: string): DocumentError {
   return { kind, code, message: message(key, params) };

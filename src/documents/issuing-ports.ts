@@ -1,13 +1,13 @@
 // What issuing a document needs from the outside, as interfaces: the runner passes the real ones, the use case's
 // tests pass fakes that `satisfies` them. Each says what it promises, not how.
-import type { Numbering } from '../../mappers/invoice/document-numbering.ts';
+import type { IssuingPoint } from '../../mappers/invoice/document-numbering.ts';
 import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
-import type { AdminResult } from '../shopify/admin-client.ts';
-import type { OrderBuyer } from '../shopify/order-queries.ts';
+import type { ShopifyOrders } from '../shopify/shopify-orders.ts';
 import type { Shop } from '../shops/shop-repository.ts';
-import type { ErrorKind, DocumentStep } from './document-state.ts';
+import type { ErrorKind } from '../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
+import type { CompletedNote } from './store/order-statements.ts';
 
 /** Lease-guarded writes on the document in hand (this worker's lease). Undefined: the lease was lost — stop. */
 export interface IssuingStore {
@@ -18,7 +18,7 @@ export interface IssuingStore {
    */
   markSending(doc: DocumentRow, patch: DocumentPatch, credited?: CreditedNotes): Promise<DocumentRow | 'stale' | undefined>;
   /** The next number of the document's sequence (branch, billing point, document type), given to it once. */
-  reserveNumber(doc: DocumentRow, numbering: Pick<Numbering, 'branchCode' | 'billingPoint'>): Promise<DocumentRow | undefined>;
+  reserveNumber(doc: DocumentRow, numbering: IssuingPoint): Promise<DocumentRow | undefined>;
   pdfToken(documentId: string): Promise<string | undefined>;
   /** A document of the same shop by id (a replacement note's invoice). */
   documentById(id: string): Promise<DocumentRow | undefined>;
@@ -28,8 +28,8 @@ export interface IssuingStore {
   notesAgainst(invoiceId: string, except: string): Promise<DocumentRow[]>;
   /** The outcome under which the intake refused the order's orders/paid, if it did. */
   orderWasRefused(shop: string, orderGid: string): Promise<string | undefined>;
-  /** The order's completed credit notes, for its metafield. */
-  completedNotes(shop: string, orderGid: string): Promise<DocumentRow[]>;
+  /** The order's completed credit notes with their PDFs' tokens, for its metafield (one read). */
+  completedNotes(shop: string, orderGid: string): Promise<CompletedNote[]>;
 }
 
 /** The notes a credit note was mapped against: its invoice and their ids. */
@@ -43,45 +43,10 @@ export interface GatewayAccess {
   run<T>(task: (gateway: GatewayClient) => Promise<T>): Promise<T>;
 }
 
-/** The Shopify Admin API as issuing uses it. */
-export interface ShopifyOrders {
-  /** The order as this shop's API knows it, with its buyer's tax id sources; null when the shop has no such order. */
-  confirmOrder(
-    shop: string,
-    orderGid: string,
-    want: { company: boolean; metafield: { namespace: string; key: string } | null },
-  ): Promise<AdminResult<OrderBuyer | null>>;
-  /** True when the shop has this refund (a body signed for another shop names one it does not). */
-  confirmRefund(shop: string, refundGid: string): Promise<AdminResult<boolean>>;
-  /** The order's transactions (needed when several gateways paid it). */
-  orderTransactions(shop: string, orderGid: string): Promise<AdminResult<unknown[]>>;
-  /** The order as the REST API returns it (the webhook's shape), as text and parsed; null when the shop has no such order. */
-  readOrder(shop: string, orderGid: string): Promise<AdminResult<{ text: string; json: unknown } | null>>;
-  writeInvoiceMetafields(shop: string, orderGid: string, values: InvoiceMetafields): Promise<AdminResult<unknown>>;
-  writeCreditNotesMetafield(shop: string, orderGid: string, notes: CreditNoteMetafieldEntry[]): Promise<AdminResult<unknown>>;
-}
-
-export interface InvoiceMetafields {
-  cufe: string;
-  qr_url: string;
-  pdf_url: string;
-  fiscal_number: string;
-  protocol: string;
-  authorized_at: string;
-}
-
-/** One note in the order's `credit_notes` JSON metafield. */
-export interface CreditNoteMetafieldEntry {
-  fiscal_number: string;
-  cufe: string;
-  pdf_url: string;
-  amount: string;
-  refund_id: string;
-}
-
 export interface IssuingDeps {
   store: IssuingStore;
   gateway: GatewayAccess;
+  /** The Shopify Admin API as issuing uses it. */
   shopify: ShopifyOrders;
   clock: () => Date;
   /** Public origin of the app, for PDF links. */
@@ -103,7 +68,10 @@ export interface DocumentError {
  * `skip_number` continue with the next step in the same claim; every other transition ends the claim.
  */
 export type Transition =
-  | { kind: 'advance'; to: Exclude<DocumentStep, 'send'>; patch: DocumentPatch; pdf?: Buffer; authorizedInvoice?: boolean }
+  /** Authorized: on to the PDF. */
+  | { kind: 'advance'; to: 'pdf'; patch: DocumentPatch; authorizedInvoice?: boolean }
+  /** The PDF in hand: stored by the statement that moves the document on to the write-back. */
+  | { kind: 'advance'; to: 'writeback'; patch: DocumentPatch; pdf: Buffer; authorizedInvoice?: boolean }
   | { kind: 'done'; patch: DocumentPatch }
   | { kind: 'retry'; error: DocumentError; patch?: DocumentPatch }
   | { kind: 'attention'; error: DocumentError; problems?: unknown; patch?: DocumentPatch }

@@ -9,15 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { orderIdentity } from '../../mappers/shopify/order-identity.ts';
 import type { Db } from '../db/database.ts';
 import { reconcileSweeps, shops } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { AppMetrics } from '../metrics.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
 import { readRestOrder } from '../shopify/order-queries.ts';
-import { DGI_DOCUMENT_TYPE } from './document-state.ts';
 import type { IntakeBatcher } from './intake-batcher.ts';
+import { intakeDocument, invoiceOf } from './intake-document.ts';
 import { ordersWithoutInvoice } from './store/index.ts';
 
 export interface SweepDeps {
@@ -218,31 +217,23 @@ async function enqueueFromShopify(deps: SweepDeps, shop: string, order: ListedOr
     deps.logger.warn({ shop, orderGid: order.id }, 'reconciliation sweep: listed order not found over REST; skipped');
     return { kind: 'skipped' };
   }
-  const identity = orderIdentity(fetched.data.json);
-  if (!identity.ok) {
-    deps.logger.warn({ shop, orderGid: order.id, problem: identity.problem }, 'reconciliation sweep: order not usable; skipped');
+  const read = invoiceOf(fetched.data.json);
+  if (!read.ok) {
+    deps.logger.warn({ shop, orderGid: order.id, problem: read.error }, 'reconciliation sweep: order not usable; skipped');
     return { kind: 'skipped' };
   }
-  const found = identity.identity;
-  // Same path as a webhook: an order stored by a webhook meanwhile comes back as a duplicate, no second row.
-  const outcome = await deps.intake.enqueue(
-    {
-      shop,
-      kind: 'invoice',
-      sourceKey: found.orderGid,
-      documentType: DGI_DOCUMENT_TYPE.invoice,
-      orderGid: found.orderGid,
-      orderName: found.name,
-      totalCents: found.totalCents,
-      currency: found.currency,
-      test: found.test,
-      rawSnapshot: fetched.data.text,
-    },
-    { webhookId: `sweep-${randomUUID()}`, eventId: undefined, topic: 'orders/paid', triggeredAt: undefined },
-  );
+  const { source } = read;
+  // The document its orders/paid would have stored, through the same intake: an order a webhook stored meanwhile
+  // comes back as a duplicate, no second row.
+  const outcome = await deps.intake.enqueue(intakeDocument(shop, source, fetched.data.text), {
+    webhookId: `sweep-${randomUUID()}`,
+    eventId: undefined,
+    topic: 'orders/paid',
+    triggeredAt: undefined,
+  });
   if (outcome === 'stored') {
     deps.logger.info(
-      { shop, order: found.name, orderGid: found.orderGid },
+      { shop, order: source.orderName, orderGid: source.orderGid },
       'reconciliation sweep: paid order had no invoice (webhook not received); enqueued',
     );
     deps.onStored?.();

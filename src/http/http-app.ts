@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import { bodyBudget } from './body-budget.ts';
 import { webhookBody } from './webhook-body.ts';
 
-/** The JSON bodies of the routes mounted after the webhooks (the admin API has its own, smaller limit). */
+/** A bound on the JSON bodies of the routes mounted after the webhooks: each parses its own, smaller (admin API 256 kB). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface HttpRoutes {
@@ -14,7 +14,7 @@ export interface HttpRoutes {
   bodyBytesInFlight: number;
   /** path → handler, for POST webhooks. */
   webhooks: Record<string, RequestHandler>;
-  /** Mounted after the webhooks, with JSON parsing. */
+  /** Mounted after the webhooks; a route that reads JSON parses it itself, within its own limit. */
   mount?: (app: express.Express) => void;
 }
 

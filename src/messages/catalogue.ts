@@ -11,10 +11,11 @@ import {
   parse,
 } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
-import type { DocumentStatus } from '../documents/document-state.ts';
+import type { DocumentStatus } from '../db/document-state.ts';
+import type { Language } from '../db/languages.ts';
 import en from './en.json' with { type: 'json' };
 import es from './es.json' with { type: 'json' };
-import type { Language, Localized, Message, MessageParams } from './message.ts';
+import type { Localized, Message, MessageParams } from './message.ts';
 
 // Typed as both files at once, so a text in one language and not in the other does not compile.
 type Catalogue = typeof es & typeof en;

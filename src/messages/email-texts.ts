@@ -1,7 +1,7 @@
 // The buyer's e-mail (subject, body, attachment name) in Spanish and English. The texts are the catalogue's
 // (`buyerEmail` in es.json and en.json).
 import { format } from './catalogue.ts';
-import type { Language } from './message.ts';
+import type { Language } from '../db/languages.ts';
 
 /** What an e-mail says about its document. */
 export interface EmailFacts {

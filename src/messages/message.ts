@@ -1,8 +1,6 @@
 // A message for a merchant as data: a catalogue key and its parameters, stored as such (never as prose) and rendered
 // in Spanish or English where it is shown (admin page, CLI, logs). The texts are in ./es.json and ./en.json.
-
-export const LANGUAGES = ['es', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import type { Language } from '../db/languages.ts';
 
 export type MessageParams = Record<string, string | number>;
 

@@ -4,7 +4,7 @@ import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts'
 import { type DocumentRow, findCustomerDocuments, formatFiscalNumber } from '../documents/store/index.ts';
 import type { DataSubject } from './compliance-payloads.ts';
 
-export interface CustomerInvoiceReport {
+export interface CustomerDocumentReport {
   invoiceId: string;
   orderGid: string;
   orderName: string;
@@ -23,7 +23,7 @@ export interface CustomerInvoiceReport {
 }
 
 export interface CustomerDataReport {
-  invoices: CustomerInvoiceReport[];
+  invoices: CustomerDocumentReport[];
 }
 
 const ORDER_PERSONAL_FIELDS = [
@@ -41,7 +41,7 @@ export async function customerDataReport(db: Db, shop: string, subject: DataSubj
   return { invoices: rows.map(reportRow) };
 }
 
-function reportRow(row: DocumentRow): CustomerInvoiceReport {
+function reportRow(row: DocumentRow): CustomerDocumentReport {
   // A credit note's snapshot is its refund, which names no one: the order's personal data is on its invoice.
   const snapshot = (row.kind === 'invoice' && row.snapshot ? row.snapshot : {}) as Record<string, unknown>;
   const orderData: Record<string, unknown> = {};

@@ -16,6 +16,15 @@ export const INVOICE_METAFIELD_TYPES = {
 
 export type InvoiceMetafieldValues = Record<keyof typeof INVOICE_METAFIELD_TYPES, string>;
 
+/** One note in the order's `credit_notes` JSON metafield. */
+export interface CreditNoteMetafieldEntry {
+  fiscal_number: string;
+  cufe: string;
+  pdf_url: string;
+  amount: string;
+  refund_id: string;
+}
+
 export const METAFIELDS_SET_MUTATION = `mutation SetInvoiceMetafields($metafields: [MetafieldsSetInput!]!) {
   metafieldsSet(metafields: $metafields) {
     metafields { key namespace value }
@@ -49,7 +58,7 @@ export async function writeCreditNotesMetafield(
   admin: ShopifyAdmin,
   shop: string,
   orderGid: string,
-  notes: readonly Record<string, string>[],
+  notes: readonly CreditNoteMetafieldEntry[],
 ): Promise<AdminResult<{ written: number }>> {
   return setMetafields(admin, shop, orderGid, [{ key: CREDIT_NOTES_METAFIELD_KEY, type: 'json', value: JSON.stringify(notes) }]);
 }

@@ -1,9 +1,10 @@
 // Documents for tests: intake items and rows in the shape the store takes, and stored messages as text.
 import type { documents } from '../../src/db/schema.ts';
-import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import type { NewDocument } from '../../src/documents/store/index.ts';
 import { render } from '../../src/messages/catalogue.ts';
-import { type Language, asMessage, message } from '../../src/messages/message.ts';
+import type { Language } from '../../src/db/languages.ts';
+import { asMessage, message } from '../../src/messages/message.ts';
 
 /** An invoice as orders/paid brings it. */
 export function newInvoice(o: {

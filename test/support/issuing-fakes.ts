@@ -4,7 +4,8 @@
 // and `unused()` lists what was queued and never asked for.
 import type { GatewayClient, PdfOutcome, SendOutcome, StatusOutcome } from '../../src/gateway/gateway-client.ts';
 import type { AdminResult } from '../../src/shopify/admin-client.ts';
-import type { CreditedNotes, GatewayAccess, IssuingDeps, IssuingStore, ShopifyOrders } from '../../src/documents/issuing-ports.ts';
+import type { CreditedNotes, GatewayAccess, IssuingDeps, IssuingStore } from '../../src/documents/issuing-ports.ts';
+import type { ShopifyOrders } from '../../src/shopify/shopify-orders.ts';
 import type { OrderBuyer } from '../../src/shopify/order-queries.ts';
 import type { DocumentPatch, DocumentRow } from '../../src/documents/store/index.ts';
 import { APP_URL, CLAIMED_AT, NEXT_NUMBER } from './issuing-factories.ts';
@@ -69,7 +70,7 @@ function fakeStore(journal: Call[], state: StoreState) {
     },
     async completedNotes(shop: string, orderGid: string) {
       journal.push(['store.completedNotes', shop, orderGid]);
-      return state.completedNotes;
+      return state.completedNotes.map((n) => ({ ...n, pdfToken: state.pdfTokens.get(n.id) ?? null }));
     },
   } satisfies IssuingStore;
 }

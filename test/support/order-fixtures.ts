@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type MappingSettings, defaultMappingSettings } from '../../mappers/invoice/mapping-settings.ts';
 import { type Numbering, numberDocument } from '../../mappers/invoice/document-numbering.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import type { MappingProblem } from '../../mappers/invoice/mapping-problems.ts';
+import type { MappingProblem } from '../../mappers/mapping-problems.ts';
 import {
   type OrderToDraftInput,
   type OrderTransaction,

@@ -7,7 +7,7 @@ import { banner, busy, button, card, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createFields } from './settings-fields.js';
 
-/** @typedef {import('./page-types').InvoiceDetail} InvoiceDetail */
+/** @typedef {import('./page-types').DocumentDetail} DocumentDetail */
 /** @typedef {import('./page-types').ClientForm} ClientForm */
 
 const TEXT_FIELDS = /** @type {const} */ (['ruc', 'dv', 'name', 'address', 'locationCode', 'email']);
@@ -18,7 +18,7 @@ const TAXPAYER_ONLY = new Set(['ruc', 'dv']);
 
 /**
  * The form's values, when the invoice can take a correction (stopped for a person) or be re-issued to another buyer
- * (authorized). @param {InvoiceDetail} inv @returns {Promise<ClientForm | null>}
+ * (authorized). @param {DocumentDetail} inv @returns {Promise<ClientForm | null>}
  */
 export async function loadClientForm(inv) {
   if (!inv.correctable && !inv.reissuable) return null;
@@ -28,7 +28,7 @@ export async function loadClientForm(inv) {
 /**
  * Reemitir a otro cliente: an authorized invoice issued to the wrong buyer is replaced by a credit note for all of it
  * and a new invoice to the client in the form (POST /reinvoice); the page then opens the new invoice.
- * @param {InvoiceDetail} inv
+ * @param {DocumentDetail} inv
  * @param {ClientForm} form
  * @param {(invoiceId: string) => void} onReissued the new invoice's id
  */
@@ -47,9 +47,9 @@ export function clientReissueCard(inv, form, onReissued) {
 }
 
 /**
- * @param {InvoiceDetail} inv
+ * @param {DocumentDetail} inv
  * @param {ClientForm} form
- * @param {(invoice: InvoiceDetail) => void} onSaved the invoice as the server answered (back in the queue)
+ * @param {(invoice: DocumentDetail) => void} onSaved the invoice as the server answered (back in the queue)
  */
 export function clientCorrectionCard(inv, form, onSaved) {
   return clientFormCard(inv, form, {
@@ -74,7 +74,7 @@ export function clientCorrectionCard(inv, form, onSaved) {
 
 /**
  * The client form, sent by `o.send`; the server's field errors shown under the fields.
- * @param {InvoiceDetail} _inv
+ * @param {DocumentDetail} _inv
  * @param {ClientForm} form
  * @param {{ id: string, title: string, help: string, save: string, send: (body: Record<string, string>) => Promise<void>, remove?: () => Promise<void> }} o
  */

@@ -3,15 +3,15 @@
 import { card, field, h, linkButton } from './dom.js';
 import { formatDateTime, formatMoney, shortCufe } from './format.js';
 import { t } from './i18n.js';
-import { statusBadge } from './invoice-status.js';
+import { statusBadge } from './document-status.js';
 
-/** @typedef {import('./page-types').InvoiceSummary} InvoiceSummary */
-/** @typedef {import('./page-types').InvoiceDetail} InvoiceDetail */
+/** @typedef {import('./page-types').DocumentSummary} DocumentSummary */
+/** @typedef {import('./page-types').DocumentDetail} DocumentDetail */
 
 /** @param {{ id: string }} doc */
 export const detailHref = (doc) => `#/facturas/${encodeURIComponent(doc.id)}`;
 
-/** Factura, or Nota de crédito with its invoice's number under it. @param {InvoiceSummary} doc */
+/** Factura, or Nota de crédito with its invoice's number under it. @param {DocumentSummary} doc */
 export function kindLabel(doc) {
   return h(
     'span',
@@ -21,7 +21,7 @@ export function kindLabel(doc) {
   );
 }
 
-/** An invoice's credit notes: number, status, amount, CUFE and PDF; each opens its own page. @param {InvoiceDetail} inv */
+/** An invoice's credit notes: number, status, amount, CUFE and PDF; each opens its own page. @param {DocumentDetail} inv */
 export function creditNotesCard(inv) {
   if (inv.kind !== 'invoice' || inv.creditNotes.length === 0) return null;
   const label = (/** @type {string} */ key) => t(`invoices.col.${key}`);
@@ -71,7 +71,7 @@ export function creditNotesCard(inv) {
   });
 }
 
-/** A note's invoice (or that the order has none yet), the reference it carries and its refund. @param {InvoiceDetail} inv */
+/** A note's invoice (or that the order has none yet), the reference it carries and its refund. @param {DocumentDetail} inv */
 export function noteInvoiceCard(inv) {
   if (inv.kind !== 'credit_note') return null;
   const invoice = inv.invoice;

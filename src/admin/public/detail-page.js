@@ -8,9 +8,9 @@ import { banner, busy, button, card, clear, dataTable, field, h, linkButton, toa
 import { emailCard, loadEmails } from './email-card.js';
 import { t } from './i18n.js';
 import { formatDateTime, formatDecimalText, formatMoney } from './format.js';
-import { localized, problemText, reasonAction, reasonTitle, statusBadge } from './invoice-status.js';
+import { localized, problemText, reasonAction, reasonTitle, statusBadge } from './document-status.js';
 
-/** @typedef {import('./page-types').InvoiceDetail} InvoiceDetail */
+/** @typedef {import('./page-types').DocumentDetail} DocumentDetail */
 
 const REFRESH_MS = 1500;
 
@@ -23,7 +23,7 @@ export async function renderDetail(container, ctx, id) {
 
   async function load() {
     clearTimeout(timer);
-    /** @type {InvoiceDetail} */
+    /** @type {DocumentDetail} */
     let invoice;
     try {
       ({ invoice } = await api('GET', `/api/invoices/${encodeURIComponent(id)}`));
@@ -53,7 +53,7 @@ export async function renderDetail(container, ctx, id) {
   }
 
   /**
-   * @param {InvoiceDetail} invoice @param {import('./page-types').EmailsView | null} emails
+   * @param {DocumentDetail} invoice @param {import('./page-types').EmailsView | null} emails
    * @param {import('./page-types').ClientForm | null} clientForm
    */
   function show(invoice, emails, clientForm) {
@@ -71,7 +71,7 @@ export async function renderDetail(container, ctx, id) {
   }
 
   /**
-   * @param {InvoiceDetail} inv @param {import('./page-types').EmailsView | null} emails
+   * @param {DocumentDetail} inv @param {import('./page-types').EmailsView | null} emails
    * @param {import('./page-types').ClientForm | null} clientForm
    */
   function view(inv, emails, clientForm) {
@@ -127,16 +127,16 @@ export async function renderDetail(container, ctx, id) {
     return parts;
   }
 
-  /** Saved: the invoice as the server answered, back in the queue (the page follows it from there). @param {InvoiceDetail} invoice */
+  /** Saved: the invoice as the server answered, back in the queue (the page follows it from there). @param {DocumentDetail} invoice */
   function corrected(invoice) {
     clearTimeout(timer);
     show(invoice, null, null);
     ctx.refreshShop().catch(() => undefined);
   }
 
-  /** @param {InvoiceDetail} inv */
+  /** @param {DocumentDetail} inv */
   function reasonBanner(inv) {
-    const reason = /** @type {import('./page-types').InvoiceReason} */ (inv.reason);
+    const reason = /** @type {import('./page-types').DocumentReason} */ (inv.reason);
     const tone =
       inv.status === 'failed'
         ? 'critical'
@@ -166,7 +166,7 @@ export async function renderDetail(container, ctx, id) {
     });
   }
 
-  /** @param {InvoiceDetail} inv */
+  /** @param {DocumentDetail} inv */
   function summaryCard(inv) {
     return card({
       title: t('detail.summary'),
@@ -193,7 +193,7 @@ export async function renderDetail(container, ctx, id) {
     });
   }
 
-  /** The QR a CAFE prints, drawn by the app, with its DGI address under it. @param {InvoiceDetail} inv */
+  /** The QR a CAFE prints, drawn by the app, with its DGI address under it. @param {DocumentDetail} inv */
   function qrCard(inv) {
     if (!inv.qr) return null;
     return card({
@@ -213,7 +213,7 @@ export async function renderDetail(container, ctx, id) {
   /**
    * The document as mapped: "sent" once a SendDocument call was made; before that (a mapping problem, say)
    * there is nothing to show.
-   * @param {InvoiceDetail} inv
+   * @param {DocumentDetail} inv
    */
   function documentCard(inv) {
     const doc = inv.document;
@@ -285,7 +285,7 @@ export async function renderDetail(container, ctx, id) {
     });
   }
 
-  /** @param {InvoiceDetail} inv */
+  /** @param {DocumentDetail} inv */
   function callsCard(inv) {
     if (inv.calls.length === 0) return card({ title: t('detail.calls'), children: h('p', { class: 'subdued' }, t('detail.callsEmpty')) });
     return card({

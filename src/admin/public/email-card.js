@@ -3,7 +3,7 @@ import { ApiError, api, errorText } from './api.js';
 import { badge, busy, button, card, h, toast } from './dom.js';
 import { formatDateTime } from './format.js';
 import { t } from './i18n.js';
-import { localized } from './invoice-status.js';
+import { localized } from './document-status.js';
 
 /** @typedef {import('./page-types').EmailsView} EmailsView */
 
@@ -13,7 +13,7 @@ export async function loadEmails(id) {
 }
 
 /**
- * @param {import('./page-types').InvoiceDetail} inv
+ * @param {import('./page-types').DocumentDetail} inv
  * @param {EmailsView | null} view
  * @param {() => Promise<void>} reload
  */

@@ -6,9 +6,9 @@ import { busy, button, clear, dataTable, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { detailHref, kindLabel } from './credit-notes.js';
 import { formatDateTime, formatMoney, shortCufe } from './format.js';
-import { reasonSummary, statusBadge } from './invoice-status.js';
+import { reasonSummary, statusBadge } from './document-status.js';
 
-/** @typedef {import('./page-types').InvoiceSummary} InvoiceSummary */
+/** @typedef {import('./page-types').DocumentSummary} DocumentSummary */
 /** @typedef {{ status: string, kind: string, q: string, from: string, to: string, page: number }} Filters */
 
 const TABS = ['all', 'needs_attention', 'failed', 'pending', 'waiting', 'completed', 'skipped'];
@@ -175,7 +175,7 @@ export async function renderInvoices(container, ctx) {
     if (filters.to) query.set('to', filters.to);
     const cursor = cursors[filters.page - 1];
     if (cursor) query.set('cursor', cursor);
-    /** @type {{ invoices: InvoiceSummary[], nextCursor: string | null }} */
+    /** @type {{ invoices: DocumentSummary[], nextCursor: string | null }} */
     let list;
     try {
       [list, counts] = await Promise.all([api('GET', `/api/invoices?${query}`), api('GET', '/api/invoices/counts').then((r) => r.counts)]);
@@ -208,7 +208,7 @@ export async function renderInvoices(container, ctx) {
     }
   }
 
-  /** @param {InvoiceSummary[]} invoices */
+  /** @param {DocumentSummary[]} invoices */
   function renderTable(invoices) {
     if (invoices.length === 0) {
       const filtered = filters.status !== 'all' || filters.kind || filters.q || filters.from || filters.to;

@@ -1,20 +1,15 @@
-// Shapes the page reads from the app's /api, taken from the server's own types (admin-page.ts, invoice-view.ts)
+// Shapes the page reads from the app's /api, taken from the server's own types (admin-page.ts, document-view.ts)
 // so they cannot drift, and what App Bridge gives it.
 // Type-checking only: the browser never loads this file.
 
 export type { PageConfig } from '../admin-page.ts';
-export type {
-  GatewayCallView as GatewayCall,
-  DocumentReason as InvoiceReason,
-  DocumentSummary as InvoiceSummary,
-  ReasonProblem,
-} from '../invoice-view.ts';
+export type { GatewayCallView as GatewayCall, DocumentReason, DocumentSummary, ReasonProblem } from '../document-view.ts';
 export type { Localized } from '../../messages/message.ts';
 export type { ClientFormView as ClientForm } from '../client-correction-api.ts';
-import type { DocumentDetail as ServerInvoiceDetail } from '../invoice-view.ts';
+import type { DocumentDetail as ServerDocumentDetail } from '../document-view.ts';
 import type { emailView } from '../email-api.ts';
 import type { Localized } from '../../messages/message.ts';
-import type { DocumentStatus } from '../../documents/document-state.ts';
+import type { DocumentStatus } from '../../db/document-state.ts';
 
 export type Status = DocumentStatus;
 export type StatusCounts = Record<Status | 'all', number>;
@@ -62,7 +57,7 @@ export interface GatewayDocument {
 }
 
 /** The detail as the page reads it: the document sent, loosely typed where the page shows it. */
-export interface InvoiceDetail extends Omit<ServerInvoiceDetail, 'document'> {
+export interface DocumentDetail extends Omit<ServerDocumentDetail, 'document'> {
   document: GatewayDocument | null;
 }
 

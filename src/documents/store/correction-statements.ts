@@ -4,7 +4,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ClientCorrection } from '../../../mappers/invoice/client-correction.ts';
 import type { Db } from '../../db/database.ts';
 import { documents } from '../../db/schema.ts';
-import { RETRYABLE_STATUSES } from '../document-state.ts';
+import { RETRYABLE_STATUSES } from '../../db/document-state.ts';
 import type { DocumentRow } from './document-rows.ts';
 import { backInTheQueue } from './query-statements.ts';
 

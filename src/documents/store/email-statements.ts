@@ -3,8 +3,9 @@
 import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/database.ts';
 import { documentEmails, documentPdfs, documents, shops } from '../../db/schema.ts';
-import type { EmailReason } from '../../buyer-email/email-state.ts';
-import type { Language, Message } from '../../messages/message.ts';
+import type { EmailReason } from '../../db/email-state.ts';
+import type { Language } from '../../db/languages.ts';
+import type { Message } from '../../messages/message.ts';
 import type { DocumentRow } from './document-rows.ts';
 
 export type DocumentEmailRow = typeof documentEmails.$inferSelect;

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/database.ts';
 import { webhookDeliveries } from '../../db/schema.ts';
-import type { DocumentKind } from '../document-state.ts';
+import type { DocumentKind } from '../../db/document-state.ts';
 
 export interface DeliveryFacts {
   webhookId: string;

@@ -2,10 +2,11 @@
 // gateway-call audit. Every update is guarded by the lease: a worker that lost its lease changes nothing.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { IssuingPoint } from '../../../mappers/invoice/document-numbering.ts';
 import type { Db, Tx } from '../../db/database.ts';
 import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops, webhookDeliveries } from '../../db/schema.ts';
 import type { GatewayCallRecord } from '../../gateway/gateway-client.ts';
-import { CLAIMABLE_STATUSES } from '../document-state.ts';
+import { CLAIMABLE_STATUSES } from '../../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
 import { type EmailToQueue, authorizedEmailInsert } from './email-statements.ts';
 
@@ -189,11 +190,6 @@ export async function discardLeased(db: Db, doc: DocumentRow, owner: string): Pr
   });
 }
 
-export interface Numbering {
-  branchCode: string;
-  billingPoint: string;
-}
-
 /**
  * Reserve the next fiscal number for a leased document that has none, in one statement: lock the document (still
  * ours, still without a number), then take the sequence's next number, then give it to the document. When the
@@ -204,7 +200,7 @@ export async function reserveFiscalNumber(
   row: DocumentRow,
   owner: string,
   leaseMs: number,
-  numbering: Numbering,
+  numbering: IssuingPoint,
 ): Promise<DocumentRow | undefined> {
   const taken = db.$with('taken', { number: sql<number>`number`.as('number') }).as(sql`
     with mine as (

@@ -3,7 +3,7 @@
 // people see together (an invoice's notes, a note's invoice).
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { documents, webhookDeliveries } from '../../db/schema.ts';
+import { documentPdfs, documents, webhookDeliveries } from '../../db/schema.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
 import { updateLeased } from './lease-statements.ts';
 import { type DocumentListRow, orderDocuments } from './query-statements.ts';
@@ -94,13 +94,31 @@ export async function wakeWaitingNotes(db: Db, shop: string, orderGid: string): 
 }
 
 /** The order's credit notes the gateway authorized, oldest first (for the order's metafield). */
-export async function completedNotes(db: Db, shop: string, orderGid: string): Promise<DocumentRow[]> {
+export async function completedNotes(db: Db, shop: string, orderGid: string): Promise<CompletedNote[]> {
   return db
-    .select()
+    .select({
+      id: documents.id,
+      branchCode: documents.branchCode,
+      billingPoint: documents.billingPoint,
+      fiscalNumber: documents.fiscalNumber,
+      cufe: documents.cufe,
+      totalCents: documents.totalCents,
+      sourceKey: documents.sourceKey,
+      pdfToken: documentPdfs.token,
+    })
     .from(documents)
+    .leftJoin(documentPdfs, eq(documentPdfs.documentId, documents.id))
     .where(and(ofOrder(shop, orderGid, 'credit_note'), sql`${documents.cufe} is not null`))
     .orderBy(asc(documents.createdAt), asc(documents.id));
 }
+
+/** A completed credit note as the order's `credit_notes` metafield lists it, with its PDF's link token. */
+export type CompletedNote = Pick<
+  DocumentRow,
+  'id' | 'branchCode' | 'billingPoint' | 'fiscalNumber' | 'cufe' | 'totalCents' | 'sourceKey'
+> & {
+  pdfToken: string | null;
+};
 
 /**
  * Save a credit note's document before it is sent, but only if the notes already holding a document against its

@@ -3,7 +3,13 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { documentCounts, documentPdfs, documents, gatewayCalls, shops } from '../../db/schema.ts';
-import { DOCUMENT_STATUSES, type DocumentKind, type DocumentStatus, RETRYABLE_STATUSES, type RetryableStatus } from '../document-state.ts';
+import {
+  DOCUMENT_STATUSES,
+  type DocumentKind,
+  type DocumentStatus,
+  RETRYABLE_STATUSES,
+  type RetryableStatus,
+} from '../../db/document-state.ts';
 import type { DocumentRow, GatewayCallRow } from './document-rows.ts';
 import { dueCondition } from './lease-statements.ts';
 

@@ -5,7 +5,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { ClientCorrection } from '../../../mappers/invoice/client-correction.ts';
 import type { Db } from '../../db/database.ts';
 import { documents } from '../../db/schema.ts';
-import { DGI_DOCUMENT_TYPE } from '../document-state.ts';
+import { DGI_DOCUMENT_TYPE } from '../../db/document-state.ts';
 import type { DocumentRow } from './document-rows.ts';
 
 /** A replacement's source key: unique per replaced invoice, so the same replacement is never stored twice. */

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayDocument } from '../../../mappers/gateway/gateway-document.ts';
-import type { DocumentDetail, DocumentSummary } from '../../../src/admin/invoice-view.ts';
+import type { DocumentDetail, DocumentSummary } from '../../../src/admin/document-view.ts';
 import type { OrderDocuments } from '../../../src/admin/order-documents-api.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { documents } from '../../../src/db/schema.ts';

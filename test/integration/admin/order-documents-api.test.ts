@@ -3,7 +3,7 @@
 // GID, the PDF link and retry flag, and CORS for the admin extensions' origin.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qrDataUrl } from '../../../src/admin/invoice-qr-api.ts';
+import { qrDataUrl } from '../../../src/admin/document-qr-api.ts';
 import { mintSessionToken } from '../../../src/admin/session-token.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { documents } from '../../../src/db/schema.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { CliContext, CliIo } from '../../../src/cli/cli-context.ts';
 import { runInvoices } from '../../../src/cli/invoices-command.ts';
-import { STATUS_WORDS, panamaTime } from '../../../src/cli/invoice-words.ts';
+import { STATUS_WORDS, panamaTime } from '../../../src/cli/document-words.ts';
 import { loadConfig } from '../../../src/config/env.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { documents, gatewayCalls } from '../../../src/db/schema.ts';

@@ -11,7 +11,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, rowsOf } from '../../../src/db/database.ts';
 import { documents, shops } from '../../../src/db/schema.ts';
-import type { DocumentStatus } from '../../../src/documents/document-state.ts';
+import type { DocumentStatus } from '../../../src/db/document-state.ts';
 import {
   claimDue,
   countByKindStatusStep,

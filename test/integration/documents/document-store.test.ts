@@ -797,7 +797,7 @@ describe.each(testDatabases)('documents store on $name', (target) => {
       expect(ids(await notesAgainst(db, invoice.id, asking.id))).toEqual([issued.id, inFlight.id]);
     });
 
-    it("an authorized invoice wakes its order's waiting notes, and only those; completed notes are those with a CUFE", async () => {
+    it("an authorized invoice wakes its order's waiting notes, and only those; completed notes are those with a CUFE, with their PDFs' tokens", async () => {
       const shop = await addShop(db, 'wake');
       const gid = orderGid();
       const later = secondsFromNow(3600);
@@ -809,10 +809,18 @@ describe.each(testDatabases)('documents store on $name', (target) => {
       expect(await reread(db, pending.id)).toEqual(pending);
       expect(await reread(db, elsewhere.id)).toEqual(elsewhere);
 
-      const first = await put(db, shop, { kind: 'credit_note', orderGid: gid, cufe: 'FE04-a', createdAt: secondsFromNow(-20) });
+      const first = await put(
+        db,
+        shop,
+        leasedTo(OWNER, { kind: 'credit_note', orderGid: gid, cufe: 'FE04-a', createdAt: secondsFromNow(-20) }),
+      );
       const second = await put(db, shop, { kind: 'credit_note', orderGid: gid, cufe: 'FE04-b', createdAt: secondsFromNow(-10) });
       await put(db, shop, { orderGid: gid, cufe: 'FE01' });
-      expect(ids(await completedNotes(db, shop, gid))).toEqual([first.id, second.id]);
+      const { pdfToken: token } = (await storePdfAndUpdate(db, first, OWNER, LEASE_MS, Buffer.from('%PDF'), {}))!;
+      expect((await completedNotes(db, shop, gid)).map((n) => [n.id, n.cufe, n.pdfToken])).toEqual([
+        [first.id, 'FE04-a', token],
+        [second.id, 'FE04-b', null],
+      ]);
     });
 
     it('orders without an invoice: neither invoiced nor refused by the intake (a credit note is not an invoice)', async () => {

@@ -1,7 +1,7 @@
 // Why a document is not authorized, as the page and the CLI say it: headlines name the document's kind.
 import { describe, expect, it } from 'vitest';
-import { reasonFor } from '../../../src/admin/invoice-view.ts';
-import type { ErrorKind } from '../../../src/documents/document-state.ts';
+import { reasonFor } from '../../../src/admin/document-view.ts';
+import type { ErrorKind } from '../../../src/db/document-state.ts';
 
 const shop = { enabled: true, pausedReason: null };
 const stopped = (kind: 'invoice' | 'credit_note', status: 'needs_attention' | 'failed' | 'skipped', lastErrorKind: ErrorKind | null) => ({

@@ -606,12 +606,12 @@ describe('writeback: the metafields on the order', () => {
     expect(world.journal).toEqual([['store.pdfToken', doc.id], write, ['store.pdfToken', doc.id], write]);
   });
 
-  it('no stored PDF: back to the pdf step, nothing written', async () => {
-    expect((await step(doc)).next).toStrictEqual({ kind: 'advance', to: 'pdf', patch: {} });
+  it('no stored PDF: an error, never a step back to download it again; nothing written', async () => {
+    await expect(step(doc)).rejects.toThrow(`document ${doc.id} is at writeback without its stored PDF`);
     expect(world.journal).toEqual([['store.pdfToken', doc.id]]);
   });
 
-  it("a credit note: the order's list of completed notes, this one last", async () => {
+  it("a credit note: the order's list of completed notes with their PDFs (one read), this one last", async () => {
     const refund = (n: number) => `gid://shopify/Refund/${n}`;
     const note = (id: string, o: Partial<DocumentRow>) =>
       authorizedInvoice('tax-exclusive', 'writeback', { id, kind: 'credit_note', documentType: '04', ...o });
@@ -630,7 +630,6 @@ describe('writeback: the metafields on the order', () => {
     expect(world.journal).toEqual([
       ['store.pdfToken', thisNote.id],
       ['store.completedNotes', SHOP, thisNote.orderGid],
-      ['store.pdfToken', earlier.id],
       ['shopify.writeCreditNotesMetafield', SHOP, thisNote.orderGid, [entry(41, refund(1), '5.00'), entry(42, refund(2), '10.50')]],
     ]);
   });

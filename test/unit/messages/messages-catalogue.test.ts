@@ -4,10 +4,11 @@
 // parameters, numbers as parameters (printed as String() prints them, no grouping), apostrophes and braces in
 // values, and cause chains. Regenerate only on purpose: `npx vitest run test/unit/messages/messages-catalogue.test.ts -u`.
 import { expect, it } from 'vitest';
-import { DOCUMENT_STATUSES } from '../../../src/documents/document-state.ts';
+import { DOCUMENT_STATUSES } from '../../../src/db/document-state.ts';
 import { localize, localizeProblems, reasonAction, reasonTitle, render } from '../../../src/messages/catalogue.ts';
 import { BUYER_EMAIL, type EmailFacts } from '../../../src/messages/email-texts.ts';
-import { LANGUAGES, message, type Message, type MessageParams } from '../../../src/messages/message.ts';
+import { LANGUAGES } from '../../../src/db/languages.ts';
+import { message, type Message, type MessageParams } from '../../../src/messages/message.ts';
 
 const NOTE = { document: 'credit_note' };
 const QUOTED = "it's {odd} '{x}' text";

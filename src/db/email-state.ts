@@ -1,5 +1,5 @@
 // The buyer e-mail outbox's states, declared once: the table's checks, the store's statements, the API and the CLI
-// take their lists from here.
+// take their lists from here (a change to a list is a migration).
 
 /** pending: the e-mail runner sends it when due. sent: handed to the SMTP server. failed: given up (visible; resend). */
 export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;

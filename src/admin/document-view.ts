@@ -4,6 +4,7 @@ import { type ClientCorrection, storedCorrection } from '../../mappers/invoice/c
 import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway/gateway-document.ts';
 import { formatCents } from '../../mappers/fiscal/money.ts';
 import { isCorrectable } from '../documents/correct-client.ts';
+import { pdfUrl } from '../documents/pdf-link.ts';
 import { replacementRefusal } from '../documents/reinvoice.ts';
 import {
   type DocumentListRow,
@@ -277,11 +278,6 @@ export function documentDetail(o: {
 /** The Shopify refund a credit note comes from: its source key, unless the note replaces its invoice (re-invoicing). */
 export function refundOf(row: Pick<DocumentRow, 'kind' | 'sourceKey'>): string | null {
   return row.kind === 'credit_note' && row.sourceKey.startsWith('gid://shopify/Refund/') ? row.sourceKey : null;
-}
-
-/** A PDF's link: the app's address and the token that is its only credential. */
-export function pdfUrl(appUrl: string, token: string | null | undefined): string | null {
-  return token ? `${appUrl}/invoices/${token}.pdf` : null;
 }
 
 /** The invoice a note names, as its document carries it (REFERENCE_FIELDS). */

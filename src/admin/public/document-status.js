@@ -3,9 +3,9 @@
 import { badge, h } from './dom.js';
 import { language, t } from './i18n.js';
 
-/** @typedef {import('./page-types').InvoiceSummary} InvoiceSummary */
+/** @typedef {import('./page-types').DocumentSummary} DocumentSummary */
 
-/** The page's words for a state: the reference the CLI and docs/merchants.md follow. @param {InvoiceSummary} inv */
+/** The page's words for a state: the reference the CLI and docs/merchants.md follow. @param {DocumentSummary} inv */
 export function statusBadge(inv) {
   switch (inv.status) {
     case 'completed':
@@ -36,12 +36,12 @@ export function localized(text) {
   return text[language()];
 }
 
-/** The reason's headline. @param {import('./page-types').InvoiceReason} reason */
+/** The reason's headline. @param {import('./page-types').DocumentReason} reason */
 export function reasonTitle(reason) {
   return localized(reason.title);
 }
 
-/** What the merchant can do about it. @param {InvoiceSummary} inv */
+/** What the merchant can do about it. @param {DocumentSummary} inv */
 export function reasonAction(inv) {
   return inv.reason ? localized(inv.reason.action) : '';
 }
@@ -51,7 +51,7 @@ export function problemText(p) {
   return localized(p.text);
 }
 
-/** One or two lines for the list. @param {InvoiceSummary} inv */
+/** One or two lines for the list. @param {DocumentSummary} inv */
 export function reasonSummary(inv) {
   if (!inv.reason) return null;
   const first = inv.reason.problems?.[0];

@@ -1,11 +1,12 @@
-// GET /invoices/<token>.pdf: a document's official PDF behind an unguessable link (the link is the credential).
+// GET /invoices/<token>.pdf: a document's official PDF behind an unguessable link (the link is the credential; its
+// address is made by src/documents/pdf-link.ts).
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/database.ts';
 import { formatFiscalNumber, pdfByToken } from '../documents/store/index.ts';
 
 const FILE = /^([A-Za-z0-9_-]{32})\.pdf$/;
 
-export function invoicePdfRoute(db: Db): RequestHandler {
+export function documentPdfRoute(db: Db): RequestHandler {
   return async (req, res) => {
     const match = FILE.exec(String(req.params.file ?? ''));
     const pdf = match ? await pdfByToken(db, match[1]!) : undefined;

@@ -2,10 +2,10 @@
 // carries (the invoice's CUFE and date, docs/design.md §9) and its refund. As JSON, and as lines for people.
 import { formatCents } from '../../mappers/fiscal/money.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import { type ShopState, noteReference, reasonFor, refundOf } from '../admin/invoice-view.ts';
+import { type ShopState, noteReference, reasonFor, refundOf } from '../admin/document-view.ts';
 import { type DocumentRow, type RelatedDocument, formatFiscalNumber } from '../documents/store/index.ts';
 import { formatTable } from './cli-context.ts';
-import { PANAMA_LABEL, panamaTime, statusWord } from './invoice-words.ts';
+import { PANAMA_LABEL, panamaTime, statusWord } from './document-words.ts';
 
 export interface Relatives {
   invoice: RelatedDocument | undefined;

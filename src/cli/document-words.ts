@@ -1,6 +1,6 @@
 // How the CLI words an invoice: the admin page's status words (src/admin/public/i18n.js, in English like
 // the rest of the CLI) and times in Panama's time, labelled, as the page shows them.
-import type { DocumentReason } from '../admin/invoice-view.ts';
+import type { DocumentReason } from '../admin/document-view.ts';
 
 /** The page's word for each state (`status.*` in i18n.js); a test holds the two together. */
 export const STATUS_WORDS = {
@@ -18,7 +18,7 @@ export const STATUS_WORDS = {
 /** The reasons that wait for the merchant (settings), not for the gateway: on hold, not retrying. */
 const HOLD_REASONS = new Set(['paused', 'disabled', 'credentials']);
 
-/** The word the page's badge shows for an invoice (invoice-status.js, statusBadge). */
+/** The word the page's badge shows for an invoice (document-status.js, statusBadge). */
 export function statusWord(inv: { status: string; cufe: string | null; reason: Pick<DocumentReason, 'kind'> | null }): string {
   switch (inv.status) {
     case 'completed':

@@ -1,7 +1,7 @@
 // Why an order (or a refund) could not become a document, as data: a stable snake_case code, its parameters and,
 // when it is one place, the Shopify field path. The merchant's words, in Spanish and English, are in the message
 // catalogue (src/messages/es.json and en.json), keyed by the code.
-import { formatCents } from '../fiscal/money.ts';
+import { formatCents } from './fiscal/money.ts';
 
 export interface MappingProblem {
   /** Stable identifier, snake_case; the catalogue's key. */

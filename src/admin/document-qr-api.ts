@@ -7,7 +7,7 @@ import { findDocument } from '../documents/store/index.ts';
 import { isUuid } from './list-params.ts';
 import { type SessionTokenDeps, requireSessionToken, shopOf } from './session-token.ts';
 
-export interface InvoiceQrDeps extends SessionTokenDeps {
+export interface DocumentQrDeps extends SessionTokenDeps {
   db: Db;
 }
 
@@ -17,7 +17,7 @@ export async function qrDataUrl(address: string): Promise<string> {
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }
 
-export function invoiceQrRouter(deps: InvoiceQrDeps): Router {
+export function documentQrRouter(deps: DocumentQrDeps): Router {
   const router = Router();
   router.get('/invoices/:id/qr', requireSessionToken(deps), async (req, res) => {
     const id = String(req.params.id ?? '');

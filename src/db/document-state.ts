@@ -1,11 +1,12 @@
 // The fiscal document's states, declared once: the database columns, the store's statements, the API's filters,
-// the CLI and the page all take their lists and types from here.
+// the CLI and the page all take their lists and types from here. Beside the schema because its CHECKs hold them:
+// a change to a list is a migration (`npm run db:generate`).
 
 /** What a document is. Each kind has its own DGI document type and its own gapless numbering. */
 export const DOCUMENT_KINDS = ['invoice', 'credit_note'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
-/** The DGI's `typeDocument` of each kind (docs/reference/panama-fe.md §3.2). */
+/** The DGI's `typeDocument` of each kind (reference §3.2). */
 export const DGI_DOCUMENT_TYPE = { invoice: '01', credit_note: '04' } as const satisfies Record<DocumentKind, string>;
 
 /**
@@ -29,6 +30,11 @@ export type RetryableStatus = (typeof RETRYABLE_STATUSES)[number];
  */
 export const DOCUMENT_STEPS = ['send', 'pdf', 'writeback', 'done'] as const;
 export type DocumentStep = (typeof DOCUMENT_STEPS)[number];
+
+/** Steps only move forward: `to` comes after `from`. */
+export function isStepForward(from: DocumentStep, to: DocumentStep): boolean {
+  return DOCUMENT_STEPS.indexOf(to) > DOCUMENT_STEPS.indexOf(from);
+}
 
 /** Why a document stopped, as a closed set. Each kind says who acts next. */
 export const ERROR_KINDS = [
@@ -64,6 +70,3 @@ export const STATUS_MOVES = {
 export function canMove(from: DocumentStatus, to: DocumentStatus): boolean {
   return (STATUS_MOVES[from] as readonly DocumentStatus[]).includes(to);
 }
-
-/** Where a taxpayer client's RUC came from (docs/design.md §10): the mapper's list. */
-export { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';
