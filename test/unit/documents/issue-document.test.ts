@@ -31,7 +31,7 @@ import { type IssuingWorld, issuingWorld } from '../../support/issuing-fakes.ts'
 import { readOrderFixture } from '../../support/order-fixtures.ts';
 
 const NUMBER = '0000-001-0000000042';
-const NUMBERING = { branchCode: '0000', billingPoint: '001' };
+const NUMBERING = { environment: 'pruebas', branchCode: '0000', billingPoint: '001' };
 
 /** The document's hash as the use case keeps it: the document without its broadcast time. */
 function hashOf(document: GatewayDocument): string {
