@@ -2,7 +2,8 @@
 // point and document type: where each stands, its gaps and why, and where a series continues (only forward).
 import os from 'node:os';
 import CODES from '../../mappers/fiscal/data/dgi-codes.json' with { type: 'json' };
-import { type GapReason, type SeriesSummary, listSeries, setNextNumber } from '../documents/store/series-statements.ts';
+import { type SeriesSummary, listSeries, setNextNumber } from '../documents/store/series-statements.ts';
+import { gapReasonText, refusalText, seriesName } from '../documents/series-text.ts';
 import { billingPointSchema, branchCodeSchema } from '../shops/shop-settings.ts';
 import {
   CliFailure,
@@ -35,25 +36,6 @@ export async function run(args: string[]): Promise<number> {
 
 export async function runSeries(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   return runSubcommand(io, 'series', args, USAGE, open, { list, 'set-next': setNext });
-}
-
-/** `produccion 0000-001 type 01`. */
-export function seriesName(s: { environment: string; branchCode: string; billingPoint: string; documentType: string }): string {
-  return `${s.environment} ${s.branchCode}-${s.billingPoint} type ${s.documentType}`;
-}
-
-/** A gap's reason, for people (English, as the CLI speaks). */
-export function gapReasonText(reason: GapReason): string {
-  switch (reason.kind) {
-    case 'skipped':
-      return `skipped: ${reason.detail}`;
-    case 'set_next':
-      return `next number moved from ${reason.fromNext} to ${reason.toNext} by ${reason.by} at ${reason.at}`;
-    case 'other_environment':
-      return 'used by the other environment while both shared one sequence';
-    case 'unknown':
-      return 'no record of why';
-  }
 }
 
 /** The JSON of `series list --json`: the issue's words, one object per series. */
@@ -135,13 +117,6 @@ async function setNext(args: readonly string[], io: CliIo, open: OpenContext): P
         return EXIT_OK;
     }
   });
-}
-
-/** Why a next number was refused, for people. */
-export function refusalText(o: { next: number; lastUsed: number | null; lastReserved: number | null; nextNumber: number }): string {
-  if (o.lastUsed !== null && o.next <= o.lastUsed)
-    return `${o.next} is at or below ${o.lastUsed}, a number already used (the series continues at ${Math.max(o.nextNumber, o.lastUsed + 1)})`;
-  return `${o.next} is at or below ${o.lastReserved ?? o.nextNumber - 1}, a number already reserved (the series continues at ${o.nextNumber}; it only moves forward)`;
 }
 
 function seriesKeyOf(values: Record<string, string>) {
