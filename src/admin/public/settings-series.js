@@ -174,7 +174,7 @@ export function seriesSettings(shop) {
   };
   const envSelect = h(
     'select',
-    { class: 'select', id: 'set-next-environment' },
+    { class: 'input select', id: 'set-next-environment' },
     ['produccion', 'pruebas'].map((e) => h('option', { value: e, selected: e === shop.settings.environment }, t(`env.name.${e}`))),
   );
   const typeSelect = h(
@@ -249,7 +249,8 @@ export function seriesSettings(shop) {
   async function confirmProduction(shopPoint, locations) {
     await loadSeries();
     const points = new Map([[`${shopPoint.branchCode}-${shopPoint.billingPoint}`, shopPoint]]);
-    for (const p of Object.values(locations)) points.set(`${p.branchCode}-${p.billingPoint}`, p);
+    const named = Object.values(locations).map((p) => /** @type {[string, Point]} */ ([`${p.branchCode}-${p.billingPoint}`, p]));
+    for (const [name, p] of named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) points.set(name, p);
     const starts = [...points.keys()].flatMap((name) =>
       ['01', '04'].map((type) => {
         const found = series.find(
