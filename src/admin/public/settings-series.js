@@ -179,7 +179,7 @@ export function seriesSettings(shop) {
   );
   const typeSelect = h(
     'select',
-    { class: 'select', id: 'set-next-type' },
+    { class: 'input select', id: 'set-next-type' },
     ['01', '04'].map((v) => h('option', { value: v }, `${v} ${typeName(v)}`)),
   );
   const branch = input('set-next-branch', t('series.branch'), shop.settings.branchCode, 4);
