@@ -2,8 +2,10 @@
 // branch and point (an id the shop lacks kept and flagged), the series with their numbers, set-next refused with the
 // reason in Spanish, and the switch to production asking first, naming what changes.
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { documents } from '../../../src/db/schema.ts';
 import { inMemoryPglite } from '../../../sim/harness/databases.ts';
 import { waitFor } from '../../../sim/harness/harness.ts';
 import { chromiumForBlock, offlinePage } from '../../support/browser-page.ts';
@@ -97,5 +99,20 @@ describe.skipIf(!hasChromium)('number series in Configuración, in Chromium', ()
     await page.click('#production-go');
     expect((await saved).status()).toBe(200);
     expect((await run.h.app.shops.get(SHOP))!.settings.environment).toBe('produccion');
+  });
+
+  it("the list names each number's environment once it mixes test and production", async () => {
+    await run.h.simulator.orderPaid(SHOP, makePaidOrder({ id: 7_600_000_000_010 }), run.h.webhookAddress);
+    await waitFor(
+      async () => (await run.database.db.select().from(documents).where(eq(documents.status, 'completed'))).length === 3,
+      30_000,
+      'the production invoice',
+    );
+    await page.evaluate(() => (location.hash = '#/facturas'));
+    const produced = page.locator('tr[data-order="#10"][data-status="completed"]');
+    await expect.poll(() => produced.count(), WAIT).toBe(1);
+    expect(await produced.locator('[data-environment]').textContent()).toBe('Producción');
+    expect(await produced.locator('td.mono').first().textContent()).toBe('0000-001-0000001001 Producción');
+    expect(await page.locator('[data-environment="pruebas"]').count()).toBe(2);
   });
 });
