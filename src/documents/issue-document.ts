@@ -93,6 +93,17 @@ async function prepareSend(claimed: DocumentRow, shop: IssuingShop, deps: Issuin
   if (drafted.kind === 'stop') return { kind: 'stop', doc: drafted.doc, transition: drafted.transition };
   let doc = drafted.doc;
 
+  // Numbered for the other environment and never sent (the process stopped in between, then the shop switched): that
+  // number stays a skip in its own series, and the document is numbered in the shop's environment (docs/series.md).
+  const environment = shop.settings.environment;
+  if (doc.fiscalNumber !== null && !doc.sendMayHaveReached && doc.environment !== null && doc.environment !== environment) {
+    const released = await deps.store.releaseNumber(
+      doc,
+      `numbered for ${doc.environment}, never sent; the shop switched to ${environment}`,
+    );
+    if (!released) return { kind: 'stop', doc, transition: { kind: 'lost' } };
+    doc = released;
+  }
   // Map before reserving: a document that cannot be issued must not consume a fiscal number. Its series: the
   // shop's environment, and the branch and point of its invoice (a note) or of the order's location (docs/series.md).
   if (doc.fiscalNumber === null) {

@@ -19,6 +19,8 @@ export interface IssuingStore {
   markSending(doc: DocumentRow, patch: DocumentPatch, credited?: CreditedNotes): Promise<DocumentRow | 'stale' | undefined>;
   /** The next number of the document's series (environment, branch, billing point, its type), given to it once. */
   reserveNumber(doc: DocumentRow, numbering: SeriesPoint): Promise<DocumentRow | undefined>;
+  /** Take the document's number off it, recorded as skipped in its series with `reason` (it was never sent). */
+  releaseNumber(doc: DocumentRow, reason: string): Promise<DocumentRow | undefined>;
   pdfToken(documentId: string): Promise<string | undefined>;
   /** A document of the same shop by id (a replacement note's invoice). */
   documentById(id: string): Promise<DocumentRow | undefined>;

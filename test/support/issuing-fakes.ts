@@ -48,6 +48,11 @@ function fakeStore(journal: Call[], state: StoreState) {
       if (!write() || doc.fiscalNumber !== null) return undefined;
       return { ...doc, ...numbering, fiscalNumber: state.nextNumber++, sendMayHaveReached: false };
     },
+    async releaseNumber(doc: DocumentRow, reason: string) {
+      journal.push(['store.releaseNumber', reason]);
+      if (!write()) return undefined;
+      return { ...doc, fiscalNumber: null, sendMayHaveReached: false };
+    },
     async pdfToken(documentId: string) {
       journal.push(['store.pdfToken', documentId]);
       return state.pdfTokens.get(documentId);
