@@ -1,6 +1,5 @@
 // The documents store's fiscal numbering and PDFs (src/documents/store/), on PGlite and PostgreSQL alike.
 // Each test works in shops of its own.
-import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db } from '../../../src/db/database.ts';
@@ -18,12 +17,7 @@ import {
 } from '../../../src/documents/store/index.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { addShop, leasedTo, put, reread, uniqueShop } from '../../support/document-store-seeds.ts';
-
-const OWNER = 'worker-a';
-const OTHER = 'worker-b';
-const LEASE_MS = 60_000;
-const numbering = { branchCode: '0000', billingPoint: '001' };
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+import { OWNER, OTHER, LEASE_MS, numbering, sha256 } from '../../support/document-store-seeds.ts';
 
 describe.each(testDatabases)('documents store on $name', (target) => {
   let database: Database;

@@ -19,10 +19,7 @@ import {
 } from '../../../src/documents/store/index.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { addShop, callRecord, leasedTo, orderGid, put, reread, secondsFromNow, uniqueShop } from '../../support/document-store-seeds.ts';
-
-const OWNER = 'worker-a';
-const LEASE_MS = 60_000;
-const numbering = { branchCode: '0000', billingPoint: '001' };
+import { OWNER, LEASE_MS, numbering } from '../../support/document-store-seeds.ts';
 
 describe.each(testDatabases)('documents store on $name', (target) => {
   let database: Database;

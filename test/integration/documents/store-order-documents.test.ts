@@ -37,9 +37,7 @@ import {
   uniqueShop,
 } from '../../support/document-store-seeds.ts';
 import { newInvoice } from '../../support/documents.ts';
-
-const OWNER = 'worker-a';
-const LEASE_MS = 60_000;
+import { OWNER, LEASE_MS } from '../../support/document-store-seeds.ts';
 
 describe.each(testDatabases)('documents store on $name', (target) => {
   let database: Database;

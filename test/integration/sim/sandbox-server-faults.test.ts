@@ -1,6 +1,5 @@
 // The sandbox gateway over real HTTP on loopback: StatusDocument, Authorization, configured taxpayers, every
 // injected fault, and close().
-import { readFileSync } from 'node:fs';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCufe } from '../../../mappers/fiscal/cufe.ts';
@@ -8,61 +7,9 @@ import { DEFAULT_SANDBOX_AUTH_TOKEN, SandboxGateway } from '../../../sim/sandbox
 import { DEFAULT_SANDBOX_SIGNING_KEY } from '../../../sim/sandbox/sandbox-access.ts';
 import { startSandboxServer, type RunningSandbox } from '../../../sim/sandbox/sandbox-server.ts';
 import { documentData } from '../../support/sandbox-requests.ts';
+import { SIGNING_KEY, BEARER, sendRequest, post, listDocuments } from '../../support/sandbox-requests.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely
-
-const EXAMPLE: Json = JSON.parse(readFileSync(new URL('../../fixtures/gateway/send-document-example.json', import.meta.url), 'utf8'));
-const SIGNING_KEY = 'test-signing-key';
-const BEARER = `Bearer ${DEFAULT_SANDBOX_AUTH_TOKEN}`;
-
-let numbers = 1000;
-/** The example request with a number never used before in this file. */
-function sendRequest(change?: (r: Json) => void): Json {
-  const request = structuredClone(EXAMPLE);
-  request.document.dataTransaction.numberDocumentFiscal = String(++numbers).padStart(10, '0');
-  change?.(request);
-  return request;
-}
-
-interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
-  json: Json;
-  elapsedMs: number;
-}
-
-async function post(
-  base: string,
-  operation: string,
-  body: unknown,
-  init: { auth?: string | null; signal?: AbortSignal; raw?: string } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const auth = init.auth === undefined ? BEARER : init.auth;
-  if (auth !== null) headers.authorization = auth;
-  const started = performance.now();
-  const response = await fetch(`${base}/${operation}`, {
-    method: 'POST',
-    headers,
-    body: init.raw ?? JSON.stringify(body),
-    signal: init.signal,
-  });
-  const text = await response.text();
-  let json: Json = {};
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // non-JSON bodies are checked through `text`
-  }
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type') ?? '',
-    text,
-    json,
-    elapsedMs: performance.now() - started,
-  };
-}
 
 async function setFaults(base: string, faults: unknown): Promise<Response> {
   return fetch(`${base}/_sandbox/faults`, {
@@ -70,11 +17,6 @@ async function setFaults(base: string, faults: unknown): Promise<Response> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(faults),
   });
-}
-
-async function listDocuments(base: string): Promise<Json[]> {
-  const response = await fetch(`${base}/_sandbox/documents`);
-  return ((await response.json()) as Json).documents;
 }
 
 let sandbox: RunningSandbox;

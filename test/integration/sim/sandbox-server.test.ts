@@ -1,79 +1,21 @@
 // The sandbox gateway over real HTTP on loopback: the spec's answers to SendDocument and DownloadPDF.
 import { createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCufe } from '../../../mappers/fiscal/cufe.ts';
-import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../../../sim/sandbox/sandbox-gateway.ts';
 import { startPdfThread } from '../../../sim/sandbox/pdf-thread.ts';
 import { startSandboxServer, type RunningSandbox } from '../../../sim/sandbox/sandbox-server.ts';
 import { sendDocumentSuccessSchema } from '../../../src/gateway/gateway-types.ts';
 import { documentData } from '../../support/sandbox-requests.ts';
+import { SIGNING_KEY, sendRequest, post, listDocuments } from '../../support/sandbox-requests.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely
 
-const EXAMPLE: Json = JSON.parse(readFileSync(new URL('../../fixtures/gateway/send-document-example.json', import.meta.url), 'utf8'));
-const SIGNING_KEY = 'test-signing-key';
-const BEARER = `Bearer ${DEFAULT_SANDBOX_AUTH_TOKEN}`;
 const TEST_HOST = 'https://dgi-fep-test.mef.gob.pa:40001/Consultas/FacturasPorQR?';
 const PRODUCTION_HOST = 'https://dgi-fep.mef.gob.pa/Consultas/FacturasPorQR?';
 // pdfjs reads the standard fonts' metrics from here when it meets Helvetica.
 const STANDARD_FONTS = `${fileURLToPath(new URL('../../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url))}`;
-
-let numbers = 1000;
-/** The example request with a number never used before in this file. */
-function sendRequest(change?: (r: Json) => void): Json {
-  const request = structuredClone(EXAMPLE);
-  request.document.dataTransaction.numberDocumentFiscal = String(++numbers).padStart(10, '0');
-  change?.(request);
-  return request;
-}
-
-interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
-  json: Json;
-  elapsedMs: number;
-}
-
-async function post(
-  base: string,
-  operation: string,
-  body: unknown,
-  init: { auth?: string | null; signal?: AbortSignal; raw?: string } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const auth = init.auth === undefined ? BEARER : init.auth;
-  if (auth !== null) headers.authorization = auth;
-  const started = performance.now();
-  const response = await fetch(`${base}/${operation}`, {
-    method: 'POST',
-    headers,
-    body: init.raw ?? JSON.stringify(body),
-    signal: init.signal,
-  });
-  const text = await response.text();
-  let json: Json = {};
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // non-JSON bodies are checked through `text`
-  }
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type') ?? '',
-    text,
-    json,
-    elapsedMs: performance.now() - started,
-  };
-}
-
-async function listDocuments(base: string): Promise<Json[]> {
-  const response = await fetch(`${base}/_sandbox/documents`);
-  return ((await response.json()) as Json).documents;
-}
 
 /** Sorted-key JSON, written here independently of the sandbox's own canonical form. */
 function canonical(value: unknown): string {

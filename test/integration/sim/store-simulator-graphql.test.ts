@@ -11,25 +11,9 @@ import {
   rawGraphql as rawGraphqlOn,
   restOrder,
   startSim as startSimOn,
+  METAFIELDS_SET,
+  ORDER_QUERY,
 } from '../../support/store-simulator-kit.ts';
-
-const METAFIELDS_SET = `#graphql
-  mutation SetInvoiceMetafields($metafields: [MetafieldsSetInput!]!) {
-    metafieldsSet(metafields: $metafields) {
-      metafields { id namespace key type value compareDigest }
-      userErrors { field message code }
-    }
-  }`;
-
-const ORDER_QUERY = `#graphql
-  query OrderPayments($id: ID!) {
-    order(id: $id) {
-      id
-      name
-      transactions { id gateway kind status processedAt amountSet { shopMoney { amount currencyCode } } }
-      cufe: metafield(namespace: "$app", key: "cufe") { value }
-    }
-  }`;
 
 let sim: StoreSimulator;
 let closers: (() => Promise<void>)[] = [];

@@ -15,18 +15,9 @@ import {
   restOrder,
   shopify,
   startSim as startSimOn,
+  ORDER_QUERY,
 } from '../../support/store-simulator-kit.ts';
 import { BROWSER_UA } from '../../support/oauth-install.ts';
-
-const ORDER_QUERY = `#graphql
-  query OrderPayments($id: ID!) {
-    order(id: $id) {
-      id
-      name
-      transactions { id gateway kind status processedAt amountSet { shopMoney { amount currencyCode } } }
-      cufe: metafield(namespace: "$app", key: "cufe") { value }
-    }
-  }`;
 
 let sim: StoreSimulator;
 let closers: (() => Promise<void>)[] = [];

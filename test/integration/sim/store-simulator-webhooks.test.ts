@@ -10,26 +10,10 @@ import {
   restOrder,
   startSim as startSimOn,
   webhookReceiver,
+  METAFIELDS_SET,
+  ORDER_QUERY,
 } from '../../support/store-simulator-kit.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
-
-const METAFIELDS_SET = `#graphql
-  mutation SetInvoiceMetafields($metafields: [MetafieldsSetInput!]!) {
-    metafieldsSet(metafields: $metafields) {
-      metafields { id namespace key type value compareDigest }
-      userErrors { field message code }
-    }
-  }`;
-
-const ORDER_QUERY = `#graphql
-  query OrderPayments($id: ID!) {
-    order(id: $id) {
-      id
-      name
-      transactions { id gateway kind status processedAt amountSet { shopMoney { amount currencyCode } } }
-      cufe: metafield(namespace: "$app", key: "cufe") { value }
-    }
-  }`;
 
 let sim: StoreSimulator;
 let closers: (() => Promise<void>)[] = [];

@@ -1,15 +1,9 @@
 // The use case alone: one step of one claimed document against fakes of its ports (no HTTP, no database). Each test
 // names the gateway answer, step or draft outcome it is about, and checks the transition returned and every call
 // made, in order.
-import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../mappers/fiscal/canonical-json.ts';
-import type { GatewayDocument } from '../../../mappers/gateway/gateway-document.ts';
 import { issueStep } from '../../../src/documents/issue-document.ts';
-import type { Transition } from '../../../src/documents/issuing-ports.ts';
 import type { DocumentRow } from '../../../src/documents/store/index.ts';
-import { render } from '../../../src/messages/catalogue.ts';
-import type { Message } from '../../../src/messages/message.ts';
 import {
   AUTHORIZED,
   CLAIMED_AT,
@@ -27,59 +21,9 @@ import {
 } from '../../support/issuing-factories.ts';
 import { type IssuingWorld, issuingWorld } from '../../support/issuing-fakes.ts';
 import { readOrderFixture } from '../../support/order-fixtures.ts';
+import { NUMBER, NUMBERING, PAUSED, expectCatalogued, hashOf, inSlot, pdfCall, retried, sendCalls } from '../../support/issuing-journal.ts';
 
-const NUMBER = '0000-001-0000000042';
-const NUMBERING = { branchCode: '0000', billingPoint: '001' };
-
-/** The document's hash as the use case keeps it: the document without its broadcast time. */
-function hashOf(document: GatewayDocument): string {
-  const { dateBroadcast: _d, ...data } = document.dataTransaction;
-  return createHash('sha256')
-    .update(canonicalJson({ ...document, dataTransaction: data }))
-    .digest('hex');
-}
-
-/** The order confirmed through the shop's own Admin API (no B2B company, no customer metafield asked for). */
-const confirmCall = [
-  'shopify.confirmOrder',
-  SHOP,
-  expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/),
-  { company: false, metafield: null },
-];
-
-/**
- * The journal of a send: the order confirmed (unless told), a number reserved (unless the document has one), then
- * marked and sent in one slot. A taxpayer's RUC came from the cart attributes (the fixtures').
- */
-function sendCalls(document: GatewayDocument, o: { reserve: boolean; confirm?: boolean }) {
-  const taxIdSource = document.dataTransaction.client.typeClientEB === '01' ? 'cart_attributes' : null;
-  return [
-    ...(o.confirm === false ? [] : [confirmCall]),
-    ...(o.reserve ? [['store.reserveNumber', NUMBERING]] : []),
-    ['slot.take'],
-    [
-      'store.markSending',
-      { sendMayHaveReached: true, document, documentHash: hashOf(document), environment: 'pruebas', problems: null, taxIdSource },
-    ],
-    ['gateway.SendDocument', { credentials: CREDENTIALS, environment: 'pruebas', document }],
-    ['slot.release'],
-  ];
-}
-
-const inSlot = (call: unknown[]) => [['slot.take'], call, ['slot.release']];
 const statusCall = ['gateway.StatusDocument', { credentials: CREDENTIALS, key: DOCUMENT_KEY }];
-const pdfCall = ['gateway.DownloadPDF', { credentials: CREDENTIALS, key: DOCUMENT_KEY }];
-
-/** The gateway refused the credentials: the shop's queue pauses. */
-const PAUSED = {
-  kind: 'pause_shop',
-  error: { kind: 'credentials', code: '101', message: { key: 'credentials', params: { gatewayMessage: 'Credenciales inválidas' } } },
-};
-/** Retried automatically, for this reason. */
-const retried = (kind: string, key: string, params: Record<string, string>) => ({
-  kind: 'retry',
-  error: { kind, code: undefined, message: { key, params } },
-});
 
 /** The same JSON value with every object's keys in reverse order. */
 function reordered<T>(value: T): T {
@@ -90,18 +34,6 @@ function reordered<T>(value: T): T {
       .reverse()
       .map(([k, v]) => [k, reordered(v)]),
   ) as T;
-}
-
-/** Every message a transition carries must have its text in the catalogue, in both languages. */
-function expectCatalogued(t: Transition): void {
-  const messages: (Message | undefined)[] = [
-    'error' in t ? t.error.message : undefined,
-    'reason' in t && typeof t.reason === 'object' ? t.reason : undefined,
-    'patch' in t ? (t.patch?.notice as Message | undefined) : undefined,
-  ];
-  for (const m of messages.filter((m) => m !== undefined)) {
-    for (const language of ['es', 'en'] as const) expect(render(m, language)).not.toBe(`${m.key} ${JSON.stringify(m.params)}`);
-  }
 }
 
 let world: IssuingWorld;

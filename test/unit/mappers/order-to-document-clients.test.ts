@@ -3,59 +3,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type MappingSettingsInput, mappingSettingsSchema } from '../../../mappers/invoice/mapping-settings.ts';
-import type { ClientBlock, GatewayDocument, GatewayItem } from '../../../mappers/gateway/gateway-document.ts';
-import { brokenInvariants } from '../../support/document-invariants.ts';
-import { ORDER_FIXTURES_DIR, loadOrder, mapFixture, orderFixtureNames } from '../../support/order-fixtures.ts';
-import { DEFAULT_CODES, type Totals, totalsOf } from '../../support/expected-documents.ts';
+import type { GatewayDocument } from '../../../mappers/gateway/gateway-document.ts';
+import { ORDER_FIXTURES_DIR, loadOrder, orderFixtureNames } from '../../support/order-fixtures.ts';
+import { consumer, item, document } from '../../support/expected-documents.ts';
+import { mapped } from '../../support/order-fixtures.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Expected-document builders: they only arrange literal values.
-
-const BELLA_VISTA = { codeLocation: '8-8-7', province: 'PANAMA', district: 'PANAMA', correction: 'BELLA VISTA' };
-
-function consumer(businessName: string, email1: string, extra: Partial<ClientBlock> = {}): ClientBlock {
-  return { typeClientEB: '02', businessName, ...BELLA_VISTA, telephone1: '6000-0000', email1, country: 'PA', ...extra };
-}
-
-function item(
-  description: string,
-  code: string,
-  amount: string,
-  priceUnit: string,
-  priceUnitDiscount: string,
-  priceItem: string,
-  rateITBMS: string,
-  valueITBMS: string,
-  totalValue: string,
-): GatewayItem {
-  return { description, code, amount, priceUnit, priceUnitDiscount, priceItem, rateITBMS, valueITBMS, totalValue };
-}
-
-function document(client: ClientBlock, listItems: GatewayItem[], t: Totals, fiscalNumber = '0000000001'): GatewayDocument {
-  return {
-    codeBranchIssuer: '0000',
-    dataTransaction: {
-      typeEmission: '01',
-      typeDocument: '01',
-      numberDocumentFiscal: fiscalNumber,
-      pointBillingFiscal: '001',
-      dateBroadcast: '2026-11-20T10:30:00-05:00',
-      natureOperation: '01',
-      ...DEFAULT_CODES,
-      client,
-    },
-    listItems,
-    totalsSubTotals: totalsOf(listItems, t),
-  };
-}
-
-function mapped(name: string, settings: MappingSettingsInput = {}): GatewayDocument {
-  const result = mapFixture(name, { settings: mappingSettingsSchema.parse(settings) });
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.problems, null, 2)}`);
-  expect(brokenInvariants(result.document)).toEqual([]);
-  return result.document;
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,3 +1,4 @@
+// Fixture orders (test/fixtures/orders/) that cannot be invoiced → the exact problems, and the mapper's inputs.
 import { describe, expect, it } from 'vitest';
 import { type MappingSettingsInput, mappingSettingsSchema } from '../../../mappers/invoice/mapping-settings.ts';
 import { cents } from '../../../mappers/fiscal/money.ts';

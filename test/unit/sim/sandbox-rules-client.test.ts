@@ -1,58 +1,8 @@
 // The sandbox's document rules (pure): client rules by type, codes and formats, and only the gateway's fields.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validateSendDocument, type RuleProblem } from '../../../sim/sandbox/document-rules.ts';
+import { withChange, check, expect201, client, item, totals, taxpayerClient } from '../../support/sandbox-rule-checks.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures are edited freely
-
-const EXAMPLE: Json = JSON.parse(readFileSync(new URL('../../fixtures/gateway/send-document-example.json', import.meta.url), 'utf8'));
-// The example's dateBroadcast is 2026-04-10T09:30:00-05:00; "now" is a few hours later.
-const NOW = new Date('2026-04-10T20:00:00Z');
-
-function example(): Json {
-  return structuredClone(EXAMPLE);
-}
-
-function withChange(change: (request: Json) => void): Json {
-  const request = example();
-  change(request);
-  return request;
-}
-
-function check(request: Json, now = NOW): RuleProblem | undefined {
-  return validateSendDocument(request, now);
-}
-
-function item(request: Json, n: number): Json {
-  return request.document.listItems[n - 1];
-}
-
-function totals(request: Json): Json {
-  return request.document.totalsSubTotals;
-}
-
-function client(request: Json): Json {
-  return request.document.dataTransaction.client;
-}
-
-function expect201(problem: RuleProblem | undefined, fieldName: string, ...fragments: string[]): void {
-  expect(problem, 'expected a 201').toBeDefined();
-  expect(problem!.code).toBe('201');
-  expect(problem!.fieldName).toBe(fieldName);
-  expect(problem!.message.startsWith('Error al procesar solicitud: ')).toBe(true);
-  for (const fragment of fragments) expect(problem!.message).toContain(fragment);
-}
-
-function taxpayerClient(type: string): Json {
-  return {
-    typeClientEB: type,
-    typeTaxpayer: '2',
-    numberRUC: '155596713-2-2015',
-    digitCheckRUC: '59',
-    businessName: 'Distribuidora Ejemplo, S.A.',
-    address: 'Calle 50, Obarrio',
-  };
-}
 
 describe('201: client by type', () => {
   it('01 contribuyente with a valid RUC and DV is accepted; 03 gobierno too', () => {

@@ -1,44 +1,14 @@
 // The sandbox's document rules (pure): the example request, every 109, every arithmetic rule of
 // docs/reference/panama-fe.md §5 broken on purpose.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatCents, parseCents } from '../../../mappers/fiscal/money.ts';
-import { validateSendDocument, type RuleProblem } from '../../../sim/sandbox/document-rules.ts';
+import { example, withChange, check, expect201, client, item, totals, taxpayerClient } from '../../support/sandbox-rule-checks.ts';
+import { EXAMPLE } from '../../support/sandbox-requests.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures are edited freely
 
-const EXAMPLE: Json = JSON.parse(readFileSync(new URL('../../fixtures/gateway/send-document-example.json', import.meta.url), 'utf8'));
-// The example's dateBroadcast is 2026-04-10T09:30:00-05:00; "now" is a few hours later.
-const NOW = new Date('2026-04-10T20:00:00Z');
-
-function example(): Json {
-  return structuredClone(EXAMPLE);
-}
-
-function withChange(change: (request: Json) => void): Json {
-  const request = example();
-  change(request);
-  return request;
-}
-
-function check(request: Json, now = NOW): RuleProblem | undefined {
-  return validateSendDocument(request, now);
-}
-
 function doc(request: Json): Json {
   return request.document;
-}
-
-function item(request: Json, n: number): Json {
-  return request.document.listItems[n - 1];
-}
-
-function totals(request: Json): Json {
-  return request.document.totalsSubTotals;
-}
-
-function client(request: Json): Json {
-  return request.document.dataTransaction.client;
 }
 
 /** Recompute every total from the (2-decimal) lines, so only the line under test is wrong or right. */
@@ -55,14 +25,6 @@ function retotal(request: Json): Json {
   t.listFormPayment = [{ formPaymentInvoice: '03', valueFeePaid: t.totalAllItems }];
   t.nroItems = String(request.document.listItems.length);
   return request;
-}
-
-function expect201(problem: RuleProblem | undefined, fieldName: string, ...fragments: string[]): void {
-  expect(problem, 'expected a 201').toBeDefined();
-  expect(problem!.code).toBe('201');
-  expect(problem!.fieldName).toBe(fieldName);
-  expect(problem!.message.startsWith('Error al procesar solicitud: ')).toBe(true);
-  for (const fragment of fragments) expect(problem!.message).toContain(fragment);
 }
 
 describe('the example request', () => {
@@ -192,17 +154,6 @@ describe('109: required fields', () => {
     expect201(check(withChange((r) => (item(r, 1).amount = 2))), 'amount', 'tipo inválido', 'amount');
   });
 });
-
-function taxpayerClient(type: string): Json {
-  return {
-    typeClientEB: type,
-    typeTaxpayer: '2',
-    numberRUC: '155596713-2-2015',
-    digitCheckRUC: '59',
-    businessName: 'Distribuidora Ejemplo, S.A.',
-    address: 'Calle 50, Obarrio',
-  };
-}
 
 describe('201: arithmetic rules of §5, each broken on purpose', () => {
   it('rule 1 (2051): discount must be below the unit price', () => {
