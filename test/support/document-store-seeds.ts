@@ -135,5 +135,5 @@ export const callRecord = (operation: GatewayCallRecord['operation'], o: Partial
 export const OWNER = 'worker-a';
 export const OTHER = 'worker-b';
 export const LEASE_MS = 60_000;
-export const numbering = { branchCode: '0000', billingPoint: '001' };
+export const numbering = { branchCode: '0000', billingPoint: '001', environment: 'pruebas' as const };
 export const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -11,7 +11,7 @@ import { CREDENTIALS, DOCUMENT_KEY, SHOP } from './issuing-factories.ts';
 
 export const NUMBER = '0000-001-0000000042';
 
-export const NUMBERING = { branchCode: '0000', billingPoint: '001' };
+export const NUMBERING = { environment: 'pruebas', branchCode: '0000', billingPoint: '001' };
 
 /** The gateway refused the credentials: the shop's queue pauses. */
 export const PAUSED = {

@@ -89,8 +89,8 @@ describe.each(testDatabases)('documents store on $name', (target) => {
       const [a, b, c, d] = rows as [DocumentRow, DocumentRow, DocumentRow, DocumentRow];
       const note = await put(db, shop, leasedTo(OWNER, { kind: 'credit_note', orderGid: a.orderGid }));
       expect((await reserveFiscalNumber(db, a, OWNER, LEASE_MS, numbering))?.fiscalNumber).toBe(1);
-      expect((await reserveFiscalNumber(db, b, OWNER, LEASE_MS, { branchCode: '0000', billingPoint: '002' }))?.fiscalNumber).toBe(1);
-      expect((await reserveFiscalNumber(db, c, OWNER, LEASE_MS, { branchCode: '0001', billingPoint: '001' }))?.fiscalNumber).toBe(1);
+      expect((await reserveFiscalNumber(db, b, OWNER, LEASE_MS, { ...numbering, billingPoint: '002' }))?.fiscalNumber).toBe(1);
+      expect((await reserveFiscalNumber(db, c, OWNER, LEASE_MS, { ...numbering, branchCode: '0001' }))?.fiscalNumber).toBe(1);
       expect((await reserveFiscalNumber(db, note, OWNER, LEASE_MS, numbering))?.fiscalNumber).toBe(1);
       expect((await reserveFiscalNumber(db, d, OWNER, LEASE_MS, numbering))?.fiscalNumber).toBe(2);
       expect(await nextNumberOf(shop)).toBe(3);
@@ -109,6 +109,7 @@ describe.each(testDatabases)('documents store on $name', (target) => {
       expect(skips.map(({ id: _i, createdAt: _c, ...s }) => s)).toEqual([
         {
           shop,
+          environment: 'pruebas',
           branchCode: '0000',
           billingPoint: '001',
           documentType: '01',
