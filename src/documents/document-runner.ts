@@ -166,6 +166,12 @@ export class DocumentRunner extends PollLoop {
       }
       if (outcome.next.kind === 'skip_number') skips++;
       doc = await applyTransition(ctx, outcome.doc, outcome.next, this.d.onFinished);
+      // Stopping: the step in hand is saved; the next one is for whoever claims the document after the restart, so
+      // shutdown waits for at most one gateway call's deadline per document.
+      if (doc && this.stopped) {
+        await releaseLease(this.d.db, doc.id, this.owner);
+        return;
+      }
     }
   }
 
