@@ -103,6 +103,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Runni
 
     // Faults the proxy answers alone.
     if (fault?.kind === 'code') return send(res, 200, errorAnswer(fault.code, fault.message ?? 'error processing the request'));
+    if (fault?.kind === 'answer') return send(res, 200, JSON.stringify(fault.body));
     if (fault?.kind === 'echo_secrets') return send(res, 200, echoSecretsAnswer(String(req.headers.authorization ?? ''), request));
     if (fault?.kind === 'huge') return streamHuge(res, fault.bytes, fault.shape ?? 'pdf');
 

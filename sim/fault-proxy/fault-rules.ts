@@ -23,6 +23,8 @@ export type Fault =
   | { kind: 'duplicate_cufe' }
   /** Answered by the proxy with this gateway error code, without asking upstream (e.g. 201 to everything, 102). */
   | { kind: 'code'; code: string; message?: string }
+  /** Answered by the proxy with this JSON body (HTTP 200), without asking upstream. */
+  | { kind: 'answer'; body: unknown }
   /** A 201 whose message repeats the Authorization header and the request's passwords in several encodings. */
   | { kind: 'echo_secrets' }
   /** Forwarded (the upstream acts on it), then the socket destroyed: the answer is lost. */

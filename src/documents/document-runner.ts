@@ -26,7 +26,10 @@ import {
   reserveFiscalNumber,
   updateLeased,
   completedNotes,
+  cufeHolder,
   saveNoteIfCreditedUnchanged,
+  shopIssuerCufe,
+  skipsOf,
 } from './store/index.ts';
 
 export type RunnerOptions = Omit<AppConfig['worker'], 'enabled'>;
@@ -65,6 +68,8 @@ export class DocumentRunner extends PollLoop {
   /** The gateway's share of concurrency; the runner holds more documents so their other work overlaps the calls. */
   readonly gatewaySlots: Slots;
   private readonly claimBatch: number;
+  /** When this process last saw the gateway authorize a document: tells a document's 201 from an incident's. */
+  private lastAuthorizedAt: number | undefined;
   /** Last time the loop ran, for /healthz. */
   lastTickAt: Date | undefined;
 
@@ -179,7 +184,10 @@ export class DocumentRunner extends PollLoop {
     const { db } = this.d;
     const { owner } = this;
     const { leaseMs } = this.o;
-    const observe = (c: GatewayCallRecord) => calls.push(c);
+    const observe = (c: GatewayCallRecord) => {
+      calls.push(c);
+      if (c.operation === 'SendDocument' && c.outcome === 'authorized') this.lastAuthorizedAt = this.now().getTime();
+    };
     const gateway = this.d.gateway;
     return {
       store: {
@@ -193,6 +201,9 @@ export class DocumentRunner extends PollLoop {
         notesAgainst: (invoiceId, except) => notesAgainst(db, invoiceId, except),
         orderWasRefused: (shop, orderGid) => orderWasRefused(db, shop, orderGid),
         completedNotes: (shop, orderGid) => completedNotes(db, shop, orderGid),
+        cufeHolder: (shop, cufe, exceptId) => cufeHolder(db, shop, cufe, exceptId),
+        shopIssuerCufe: (shop, exceptId) => shopIssuerCufe(db, shop, exceptId),
+        skipsOf: (id) => skipsOf(db, id),
       },
       gateway: {
         run: (task) =>
@@ -207,6 +218,7 @@ export class DocumentRunner extends PollLoop {
       shopify: this.d.shopify,
       clock: this.now,
       appUrl: this.d.appUrl,
+      pulse: { authorizedSince: (at) => this.lastAuthorizedAt !== undefined && this.lastAuthorizedAt > at.getTime() },
     };
   }
 }

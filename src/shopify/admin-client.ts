@@ -86,8 +86,9 @@ export function createShopifyAdmin(o: AdminClientOptions): ShopifyAdmin {
         },
       ],
       afterResponse: [
-        async ({ response }) => {
-          if (response.status !== 200 || !response.url.endsWith('/graphql.json')) return undefined;
+        async ({ request, response }) => {
+          // The request's address: the answer ky hands here is a copy of the one read whole, without its own URL.
+          if (response.status !== 200 || !new URL(request.url).pathname.endsWith('/graphql.json')) return undefined;
           const body = (await response.clone().json()) as { errors?: unknown };
           return isThrottled(body.errors) ? ky.retry({ code: 'THROTTLED' }) : undefined;
         },
