@@ -2,6 +2,7 @@
 // failures mean. The SMTP URL's user and password never leave this module: failures are described without them.
 import nodemailer from 'nodemailer';
 import type { MailSettings } from '../config/env.ts';
+import { secretScrubber } from '../secret-scrub.ts';
 
 /** An e-mail as the runner hands it over (nodemailer's message fields, From included). */
 export type OutgoingEmail = Parameters<ReturnType<typeof nodemailer.createTransport>['sendMail']>[0];
@@ -17,7 +18,7 @@ export interface Mailer {
 
 export function createMailer(settings: Pick<MailSettings, 'smtpUrl'>): Mailer {
   const url = new URL(settings.smtpUrl);
-  const secrets = secretForms(url);
+  const scrub = passwordScrubber(url);
   const transport = nodemailer.createTransport({
     url: settings.smtpUrl,
     pool: true,
@@ -37,7 +38,7 @@ export function createMailer(settings: Pick<MailSettings, 'smtpUrl'>): Mailer {
         const info = await transport.sendMail(email);
         return { ok: true, messageId: String(info.messageId) };
       } catch (error) {
-        return { ok: false, permanent: isRefusal(error), detail: redact(describe(error), secrets) };
+        return { ok: false, permanent: isRefusal(error), detail: scrub(describe(error)).slice(0, 300) };
       }
     },
     close: () => transport.close(),
@@ -64,18 +65,25 @@ function isRefusal(error: unknown): boolean {
 function describe(error: unknown): string {
   const e = (error ?? {}) as SmtpError;
   const text = [e.code, e.responseCode, e.message].filter((p) => p !== undefined && p !== '').join(' ');
-  return (text || String(error)).replace(/\s+/g, ' ').trim().slice(0, 300);
+  // Cut only after the secrets are out (a cut could leave part of one).
+  return (text || String(error)).replace(/\s+/g, ' ').trim().slice(0, 4000);
 }
 
-/** The URL's user and password as they may appear in a server's answer: plain, URL-encoded and in base64 (AUTH). */
-function secretForms(url: URL): string[] {
-  const user = decodeURIComponent(url.username);
-  const pass = decodeURIComponent(url.password);
-  const forms = [pass, url.password, Buffer.from(pass).toString('base64'), Buffer.from(`\0${user}\0${pass}`).toString('base64')];
-  return forms.filter((f) => f.length >= 3);
+/**
+ * A scrubber of the URL's password as a server's reply may repeat it: plain, URL-encoded however the server encodes
+ * it, in base64 at any alignment (AUTH PLAIN's "\0user\0password") and JSON-escaped (src/secret-scrub.ts).
+ */
+function passwordScrubber(url: URL): (text: string) => string {
+  let pass = url.password;
+  try {
+    pass = decodeURIComponent(url.password);
+  } catch {
+    // Kept as written.
+  }
+  return secretScrubber([pass, url.password]);
 }
 
 /** The text with every form of the secrets replaced. */
 export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, s) => out.split(s).join('[redacted]'), text);
+  return secretScrubber(secrets)(text);
 }

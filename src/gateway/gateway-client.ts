@@ -3,6 +3,7 @@
 // Every answer the gateway (or the network) can give becomes a value of a closed union; nothing throws for it.
 import type { z } from 'zod';
 import { AnswerDeadlineError, AnswerTooLargeError, fetchBounded } from '../bounded-fetch.ts';
+import { scrubValue, secretScrubber } from '../secret-scrub.ts';
 import {
   type DocumentKey,
   type GatewayCredentials,
@@ -157,8 +158,15 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     answer: { raw: RawAnswer; durationMs: number },
     outcome: { kind: string; code?: string; message?: string; reason?: string },
     successKind: string,
+    scrub: Scrub,
   ): void {
     const { raw } = answer;
+    const response =
+      raw.kind === 'json'
+        ? trimResponse(raw.body)
+        : raw.kind === 'not_json'
+          ? { status: raw.status, text: raw.text }
+          : { error: raw.reason };
     const call: GatewayCallRecord = {
       operation,
       outcome: outcome.kind,
@@ -166,39 +174,42 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       message: outcome.message ?? outcome.reason,
       durationMs: answer.durationMs,
       request: redactRequest(request),
-      response:
-        raw.kind === 'json'
-          ? trimResponse(raw.body)
-          : raw.kind === 'not_json'
-            ? { status: raw.status, text: raw.text }
-            : { error: raw.reason },
+      // What is kept of the answer is bounded and holds no secret the gateway echoed.
+      response: boundedRecord(scrubValue(response, scrub)),
     };
     options.onCall?.(call);
     observe?.(call);
   }
 
+  /** The secrets a call's answer may echo: the platform token and the shop's passwords, in any encoding. */
+  const scrubberFor = (credentials: GatewayCredentials): Scrub =>
+    secretScrubber([options.authToken, credentials.GW_Token, credentials.Token]);
+
   return {
     async sendDocument({ credentials, environment, document }, observe) {
       const request = { ...credentials, identifierControlShipping: '1', environment: ENVIRONMENT_CODE[environment], document };
       const answer = await call('SendDocument', request);
-      const outcome = interpretSend(answer.raw);
-      record(observe, 'SendDocument', request, answer, outcome, 'authorized');
+      const scrub = scrubberFor(credentials);
+      const outcome = scrubOutcome(interpretSend(answer.raw), scrub);
+      record(observe, 'SendDocument', request, answer, outcome, 'authorized', scrub);
       return outcome;
     },
 
     async downloadPdf({ credentials, key }, observe) {
       const request = { ...credentials, Branch: '', invoiceId: '', documentData: { ...key, serialDevice: '' } };
       const answer = await call('DownloadPDF', request);
-      const outcome = interpretPdf(answer.raw);
-      record(observe, 'DownloadPDF', request, answer, outcome, 'pdf');
+      const scrub = scrubberFor(credentials);
+      const outcome = scrubOutcome(interpretPdf(answer.raw), scrub);
+      record(observe, 'DownloadPDF', request, answer, outcome, 'pdf', scrub);
       return outcome;
     },
 
     async statusDocument({ credentials, key }, observe) {
       const request = { ...credentials, documentData: { ...key } };
       const answer = await call('StatusDocument', request);
-      const outcome = interpretStatus(answer.raw);
-      record(observe, 'StatusDocument', request, answer, outcome, 'authorized');
+      const scrub = scrubberFor(credentials);
+      const outcome = scrubOutcome(interpretStatus(answer.raw), scrub);
+      record(observe, 'StatusDocument', request, answer, outcome, 'authorized', scrub);
       return outcome;
     },
   };
@@ -317,6 +328,29 @@ function interpretStatus(raw: RawAnswer): StatusOutcome {
     return { kind: 'authorized', status: body.statusDocument, message: body.messageDocument ?? '' };
   }
   return { kind: 'other', code: body.code, status: body.statusDocument, message: body.messageDocument ?? body.message ?? '' };
+}
+
+type Scrub = (text: string) => string;
+
+/** Longest text of the gateway's kept from one answer (a message shown to the merchant, a reason). */
+const MAX_MESSAGE_CHARS = 500;
+/** Largest answer kept whole in the audit; a larger one is kept as its start and size. */
+const MAX_RECORD_CHARS = 8 * 1024;
+
+/** The outcome with the gateway's texts scrubbed of secrets and bounded; nothing else changes. */
+function scrubOutcome<T extends { kind: string }>(outcome: T, scrub: Scrub): T {
+  const out: Record<string, unknown> = { ...outcome };
+  for (const field of ['message', 'reason', 'status', 'fieldName']) {
+    if (typeof out[field] === 'string') out[field] = scrub(out[field]).slice(0, MAX_MESSAGE_CHARS);
+  }
+  return out as T;
+}
+
+/** An audit value of bounded size: whole when small, else its start and its size. */
+function boundedRecord(value: unknown): unknown {
+  const text = JSON.stringify(value) ?? '';
+  if (text.length <= MAX_RECORD_CHARS) return value;
+  return { truncated: true, chars: text.length, start: text.slice(0, 2048) };
 }
 
 /** Keep audit rows small: a PDF answer is stored as its size, not its bytes. */
