@@ -135,6 +135,10 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const app = createHttpApp({
     logger,
     webhookBodyLimitBytes: config.webhookBodyLimitBytes,
+    // A privacy request lists every order of the customer: 150,000 ids are about 2 MB. Within the in-flight budget.
+    webhookBodyLimits: {
+      '/webhooks/compliance': Math.max(config.webhookBodyLimitBytes, Math.min(config.bodyBytesInFlight, 8 * 1024 * 1024)),
+    },
     bodyBytesInFlight: config.bodyBytesInFlight,
     webhooks: {
       '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
