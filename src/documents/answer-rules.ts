@@ -2,7 +2,7 @@
 // checks out, a PDF only when it names its document's CUFE, a 102 skips a number only when StatusDocument confirms
 // the number is taken and only a few times per document, and a 201 is the document's fault only when it repeats
 // while the gateway authorizes other documents (otherwise it is an incident, waited out).
-import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
+import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway/gateway-document.ts';
 import type { StatusOutcome } from '../gateway/gateway-client.ts';
 import type { GatewayEnvironment } from '../gateway/gateway-types.ts';
 import { type Message, asMessage, message } from '../messages/message.ts';
@@ -71,12 +71,24 @@ export async function ownCufeInPdf(doc: DocumentRow, pdf: Buffer, deps: IssuingD
  */
 export async function checkPdf(doc: DocumentRow, pdf: Buffer): Promise<Transition | undefined> {
   const cufes = await extractCufesFromPdf(pdf);
-  if (doc.cufe !== null && cufes.includes(doc.cufe)) return undefined;
-  const detail = cufes.length === 0 ? 'it prints no CUFE' : `it prints CUFE ${cufes[0]}`;
+  // Its own CUFE, and no other but the invoices a note references (a note's PDF is not its invoice's, though it
+  // prints the invoice's CUFE).
+  const allowed = new Set([doc.cufe, ...referencedCufes(doc)]);
+  const foreign = cufes.find((c) => !allowed.has(c));
+  if (doc.cufe !== null && cufes.includes(doc.cufe) && foreign === undefined) return undefined;
+  const shown = foreign ?? cufes[0];
+  const detail = shown === undefined ? 'it prints no CUFE' : `it prints CUFE ${shown}`;
   const reason = message('pdf_unverified', { number: formatFiscalNumber(doc), document: doc.kind, detail });
   if (doc.lastErrorCode === 'pdf_mismatch')
     return { kind: 'attention', error: { kind: 'unverified', code: 'pdf_mismatch', message: reason } };
   return { kind: 'retry', error: { kind: 'unavailable', code: 'pdf_mismatch', message: reason } };
+}
+
+/** The CUFEs of the documents a credit note references, as it was sent. */
+function referencedCufes(doc: DocumentRow): string[] {
+  const sent = doc.document as GatewayDocument | null;
+  const list = sent?.dataTransaction[REFERENCE_FIELDS.list] ?? [];
+  return list.map((r) => r[REFERENCE_FIELDS.cufe]);
 }
 
 /**

@@ -1,5 +1,6 @@
 // What the use case believes from the gateway (docs/gateway-checks.md), with fakes: authorizations that do not check
 // out, PDFs of other documents, 102 without a confirmed holder or too often, 201 from an incident.
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildCufe } from '../../../mappers/fiscal/cufe.ts';
 import { issueStep } from '../../../src/documents/issue-document.ts';
@@ -100,6 +101,25 @@ describe("a PDF is kept only when it prints this document's CUFE", () => {
     expect(reason(first.next as never)).toContain(`it prints CUFE ${CUFE}`);
     const second = await step({ ...doc, lastErrorCode: 'pdf_mismatch' });
     expect(second.next).toMatchObject({ kind: 'attention', error: { kind: 'unverified', code: 'pdf_mismatch' } });
+  });
+});
+
+/** A PDF printing these texts, one a line. */
+async function pdfPrinting(...lines: string[]): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([800, 400]);
+  lines.forEach((line, i) => page.drawText(line, { x: 20, y: 360 - 20 * i, size: 9, font }));
+  return Buffer.from(await pdf.save());
+}
+
+describe("a PDF that prints this CUFE and another document's is not this document's", () => {
+  it("an invoice handed its credit note's PDF (which prints the invoice's CUFE too): fetched again", async () => {
+    const notes = await pdfPrinting(`CUFE ${cufeWith({ typeDocument: '04', fiscalNumber: '0000000001' })}`, `Referencia ${CUFE}`);
+    const doc = authorizedInvoice('tax-exclusive', 'pdf');
+    world.gateway.pdf.push(answers.pdf(notes), answers.pdf(await pdfPrinting(`CUFE ${CUFE}`)));
+    expect((await step(doc)).next).toMatchObject({ kind: 'retry', error: { code: 'pdf_mismatch' } });
+    expect((await step(doc)).next).toMatchObject({ kind: 'advance', to: 'writeback' });
   });
 });
 
