@@ -19,31 +19,52 @@ export interface Mailer {
 export function createMailer(settings: Pick<MailSettings, 'smtpUrl'>): Mailer {
   const url = new URL(settings.smtpUrl);
   const scrub = passwordScrubber(url);
-  const transport = nodemailer.createTransport({
-    url: settings.smtpUrl,
-    pool: true,
-    maxConnections: 3,
-    // Fail an attempt within the e-mail lease; the runner retries later.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    logger: false,
-    debug: false,
-  });
+  const connect = () =>
+    nodemailer.createTransport({
+      url: settings.smtpUrl,
+      pool: true,
+      maxConnections: 3,
+      // Fail an attempt within the e-mail lease; the runner retries later.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+      logger: false,
+      debug: false,
+    });
+  let transport = connect();
   const server = `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}`;
   return {
     server,
     async send(email) {
+      // The socket time-out is per silence: a server answering a byte now and then would hold the e-mail for ever.
+      // The whole exchange gets a deadline; past it the pool's connections are dropped and a new pool is made.
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new SmtpDeadline()), SEND_DEADLINE_MS);
+      });
+      const sending = transport;
       try {
-        const info = await transport.sendMail(email);
+        const info = await Promise.race([sending.sendMail(email), deadline]);
         return { ok: true, messageId: String(info.messageId) };
       } catch (error) {
+        if (error instanceof SmtpDeadline) {
+          if (transport === sending) transport = connect();
+          sending.close();
+          return { ok: false, permanent: false, detail: `the mail server did not finish within ${SEND_DEADLINE_MS / 1000} s` };
+        }
         return { ok: false, permanent: isRefusal(error), detail: scrub(describe(error)).slice(0, 300) };
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: () => transport.close(),
   };
 }
+
+/** The whole exchange of one e-mail with the server, however slowly it answers. */
+const SEND_DEADLINE_MS = 60_000;
+
+class SmtpDeadline extends Error {}
 
 interface SmtpError {
   code?: string;
