@@ -70,7 +70,7 @@ export class DocumentRunner extends PollLoop {
   private readonly claimBatch: number;
   /** When this process last saw the gateway authorize a document: tells a document's 201 from an incident's. */
   private lastAuthorizedAt: number | undefined;
-  /** Last time the loop ran, for /healthz. */
+  /** Last time the loop ran and its claims went through, for /healthz. */
   lastTickAt: Date | undefined;
 
   constructor(deps: RunnerDeps) {
@@ -93,7 +93,14 @@ export class DocumentRunner extends PollLoop {
   }
 
   protected async tick(): Promise<void> {
-    this.lastTickAt = new Date();
+    const started = new Date();
+    await this.claimAndLaunch();
+    // Only a tick whose claims went through counts for /healthz: a worker whose every claim fails (database errors,
+    // a full disk) is not alive, however often it tries.
+    this.lastTickAt = started;
+  }
+
+  private async claimAndLaunch(): Promise<void> {
     while (!this.stopped) {
       const capacity = this.o.concurrency - this.inFlight.size;
       // Claim in batches: one claim per finished document would be most of the runner's queries. With more documents
