@@ -97,10 +97,16 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const shops = new ShopRepository(database.db, box);
   const sessions = new EncryptedSessionStorage(database.db, box);
   const offlineSessions = createOfflineSessions({ shopify, db: database.db, storage: sessions });
-  const admin = createShopifyAdmin({ sessions: offlineSessions, apiVersion: SHOPIFY_API_VERSION, logger });
+  const admin = createShopifyAdmin({
+    sessions: offlineSessions,
+    apiVersion: SHOPIFY_API_VERSION,
+    logger,
+    timeoutMs: config.shopifyAdmin.timeoutMs,
+    maxAnswerBytes: config.shopifyAdmin.maxAnswerBytes,
+  });
   const metrics = createAppMetrics();
   const intake = new IntakeBatcher(database.db);
-  const gateway = createGatewayClient({ ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
+  const gateway = createGatewayClient({ ...config.gatewayLimits, ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
   const emails = startEmails(o, database, admin);
   const worker = new DocumentRunner({
     db: database.db,
@@ -129,6 +135,10 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const app = createHttpApp({
     logger,
     webhookBodyLimitBytes: config.webhookBodyLimitBytes,
+    // A privacy request lists every order of the customer: 150,000 ids are about 2 MB. Within the in-flight budget.
+    webhookBodyLimits: {
+      '/webhooks/compliance': Math.max(config.webhookBodyLimitBytes, Math.min(config.bodyBytesInFlight, 8 * 1024 * 1024)),
+    },
     bodyBytesInFlight: config.bodyBytesInFlight,
     webhooks: {
       '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),

@@ -147,6 +147,12 @@ export const documents = pgTable(
     document: jsonb('document'),
     /** Hash of the document without its broadcast time: tells a repeated 201 for the same document. */
     documentHash: text('document_hash'),
+    /**
+     * The same 201 for the same document, in a row, each while the gateway authorized other documents: at three it is
+     * the document's fault (docs/gateway-checks.md). `last201At`: when the last of them came.
+     */
+    repeated201: integer('repeated_201').notNull().default(0),
+    last201At: tstz('last_201_at'),
 
     cufe: text('cufe'),
     qr: text('qr'),
@@ -184,6 +190,10 @@ export const documents = pgTable(
     // Type and environment last: the search box finds "0000-001-0000000042" through the first four columns. Each
     // environment numbers apart (docs/series.md).
     uniqueIndex('documents_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.fiscalNumber, t.documentType, t.environment),
+    // A CUFE names one document: a gateway answering another document's CUFE never completes a second (docs/gateway-checks.md).
+    uniqueIndex('documents_shop_cufe_uq')
+      .on(t.shop, t.cufe)
+      .where(sql`${t.cufe} is not null`),
     check('documents_kind_ck', oneOf('kind', DOCUMENT_KINDS)),
     check('documents_status_ck', oneOf('status', DOCUMENT_STATUSES)),
     check('documents_step_ck', oneOf('step', DOCUMENT_STEPS)),
