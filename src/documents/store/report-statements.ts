@@ -1,0 +1,250 @@
+// The accountant's month (src/reports/): what a shop's authorized documents of one environment and one Panamá month
+// say, read from the documents the gateway received. Sums are made by the database over the stored items (a few rows
+// come back, whatever the month's size); the sales book and the ZIP read the month in keyset batches.
+import { and, asc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { rowsOf } from '../../db/database.ts';
+import { documentPdfs, documents, fiscalSkips } from '../../db/schema.ts';
+
+export interface MonthQuery {
+  shop: string;
+  environment: string;
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  before: Date;
+}
+
+/** Authorized documents of the shop, environment and month (a document is authorized once it has its CUFE). */
+function inMonth(q: MonthQuery): SQL {
+  return and(
+    eq(documents.shop, q.shop),
+    eq(documents.environment, q.environment),
+    isNotNull(documents.authorizedAt),
+    gte(documents.authorizedAt, q.from),
+    lt(documents.authorizedAt, q.before),
+    isNotNull(documents.cufe),
+  )!;
+}
+
+/** Cents of a decimal text of the stored document ("12.34" → 1234). */
+const cents = (value: SQL) => sql`round((${value})::numeric * 100)::bigint`;
+
+/** The items' base and ITBMS summed per document type and rate code. */
+export async function monthRateSums(
+  db: Db,
+  q: MonthQuery,
+): Promise<{ documentType: string; rateCode: string; baseCents: number; itbmsCents: number }[]> {
+  const rows = rowsOf<{ document_type: string; rate_code: string; base: string; itbms: string }>(
+    await db.execute(sql`
+      select d.document_type, i->>'rateITBMS' as rate_code,
+             sum(${cents(sql`i->>'priceItem'`)})::text as base, sum(${cents(sql`i->>'valueITBMS'`)})::text as itbms
+      from ${documents} d cross join lateral jsonb_array_elements(d.document->'listItems') i
+      where ${inMonthAliased(q)}
+      group by 1, 2`),
+  );
+  return rows.map((r) => ({
+    documentType: r.document_type,
+    rateCode: r.rate_code,
+    baseCents: Number(r.base),
+    itbmsCents: Number(r.itbms),
+  }));
+}
+
+/** How many documents of each type, and the sum of their `totalInvoice`. */
+export async function monthTypeTotals(db: Db, q: MonthQuery): Promise<{ documentType: string; count: number; totalCents: number }[]> {
+  const rows = rowsOf<{ document_type: string; n: string; total: string }>(
+    await db.execute(sql`
+      select d.document_type, count(*)::text as n, sum(${cents(sql`d.document->'totalsSubTotals'->>'totalInvoice'`)})::text as total
+      from ${documents} d
+      where ${inMonthAliased(q)}
+      group by 1`),
+  );
+  return rows.map((r) => ({ documentType: r.document_type, count: Number(r.n), totalCents: Number(r.total) }));
+}
+
+/** The same condition as inMonth, on the alias `d` of a raw statement. */
+function inMonthAliased(q: MonthQuery): SQL {
+  return sql`d.shop = ${q.shop} and d.environment = ${q.environment} and d.authorized_at is not null
+    and d.authorized_at >= ${q.from.toISOString()}::timestamptz and d.authorized_at < ${q.before.toISOString()}::timestamptz
+    and d.cufe is not null`;
+}
+
+export interface MonthSeriesRow {
+  branchCode: string;
+  billingPoint: string;
+  documentType: string;
+  count: number;
+  firstNumber: number;
+  lastNumber: number;
+}
+
+/** Each series (branch, billing point, document type) of the month: how many documents, first and last number. */
+export async function monthSeries(db: Db, q: MonthQuery): Promise<MonthSeriesRow[]> {
+  const rows = await db
+    .select({
+      branchCode: documents.branchCode,
+      billingPoint: documents.billingPoint,
+      documentType: documents.documentType,
+      count: sql<string>`count(*)::text`,
+      first: sql<string>`min(${documents.fiscalNumber})::text`,
+      last: sql<string>`max(${documents.fiscalNumber})::text`,
+    })
+    .from(documents)
+    .where(and(inMonth(q), isNotNull(documents.fiscalNumber)))
+    .groupBy(documents.branchCode, documents.billingPoint, documents.documentType)
+    .orderBy(asc(documents.branchCode), asc(documents.billingPoint), asc(documents.documentType));
+  return rows.map((r) => ({
+    branchCode: r.branchCode ?? '',
+    billingPoint: r.billingPoint ?? '',
+    documentType: r.documentType,
+    count: Number(r.count),
+    firstNumber: Number(r.first),
+    lastNumber: Number(r.last),
+  }));
+}
+
+/** Numbers between a series' first and last of the month that no document of the month holds, at most `limit`. */
+export async function seriesMissingNumbers(db: Db, q: MonthQuery, s: MonthSeriesRow, limit: number): Promise<number[]> {
+  if (s.count >= s.lastNumber - s.firstNumber + 1) return [];
+  const rows = rowsOf<{ n: string }>(
+    await db.execute(sql`
+      select n::text as n from generate_series(${s.firstNumber}::bigint, ${s.lastNumber}::bigint) n
+      where not exists (
+        select 1 from ${documents} d
+        where d.branch_code = ${s.branchCode} and d.billing_point = ${s.billingPoint} and d.document_type = ${s.documentType}
+          and d.fiscal_number = n and ${inMonthAliased(q)})
+      order by n limit ${limit}`),
+  );
+  return rows.map((r) => Number(r.n));
+}
+
+/** What is recorded about some numbers of a series: the skips and the documents (any environment) holding them. */
+export async function numberRecords(
+  db: Db,
+  shop: string,
+  s: Pick<MonthSeriesRow, 'branchCode' | 'billingPoint' | 'documentType'>,
+  numbers: readonly number[],
+): Promise<{
+  skips: { number: number; reason: string }[];
+  holders: { number: number; status: string; environment: string | null; authorizedAt: Date | null }[];
+}> {
+  if (numbers.length === 0) return { skips: [], holders: [] };
+  const skips = await db
+    .select({ number: fiscalSkips.number, reason: fiscalSkips.reason })
+    .from(fiscalSkips)
+    .where(
+      and(
+        eq(fiscalSkips.shop, shop),
+        eq(fiscalSkips.branchCode, s.branchCode),
+        eq(fiscalSkips.billingPoint, s.billingPoint),
+        eq(fiscalSkips.documentType, s.documentType),
+        inArray(fiscalSkips.number, [...numbers]),
+      ),
+    )
+    .orderBy(asc(fiscalSkips.id));
+  const holders = await db
+    .select({
+      number: sql<number>`${documents.fiscalNumber}`.mapWith(Number),
+      status: documents.status,
+      environment: documents.environment,
+      authorizedAt: documents.authorizedAt,
+    })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.shop, shop),
+        eq(documents.branchCode, s.branchCode),
+        eq(documents.billingPoint, s.billingPoint),
+        eq(documents.documentType, s.documentType),
+        inArray(documents.fiscalNumber, [...numbers]),
+      ),
+    );
+  return { skips: skips.map((r) => ({ number: Number(r.number), reason: r.reason })), holders };
+}
+
+/** Keyset position in a month read in authorization order: the last row's time (UTC text, microseconds) and id. */
+export interface MonthCursor {
+  authorizedAt: string;
+  id: string;
+}
+
+const cursorText = sql<string>`to_char(${documents.authorizedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export interface MonthDocumentRow {
+  id: string;
+  kind: string;
+  documentType: string;
+  branchCode: string | null;
+  billingPoint: string | null;
+  fiscalNumber: number | null;
+  cufe: string | null;
+  authorizedAt: Date;
+  document: unknown;
+  cursor: MonthCursor;
+}
+
+function afterCursor(after: MonthCursor | undefined): SQL | undefined {
+  return after ? sql`(${documents.authorizedAt}, ${documents.id}) > (${after.authorizedAt}::timestamptz, ${after.id}::uuid)` : undefined;
+}
+
+/** One batch of the month's documents in authorization order (then id), after `after`. */
+export async function monthDocumentsBatch(
+  db: Db,
+  q: MonthQuery,
+  after: MonthCursor | undefined,
+  limit: number,
+): Promise<MonthDocumentRow[]> {
+  const rows = await db
+    .select({
+      id: documents.id,
+      kind: documents.kind,
+      documentType: documents.documentType,
+      branchCode: documents.branchCode,
+      billingPoint: documents.billingPoint,
+      fiscalNumber: documents.fiscalNumber,
+      cufe: documents.cufe,
+      authorizedAt: documents.authorizedAt,
+      document: documents.document,
+      cursorAt: cursorText,
+    })
+    .from(documents)
+    .where(and(inMonth(q), afterCursor(after)))
+    .orderBy(asc(documents.authorizedAt), asc(documents.id))
+    .limit(limit);
+  return rows.map(({ cursorAt, authorizedAt, ...r }) => ({
+    ...r,
+    authorizedAt: authorizedAt!,
+    cursor: { authorizedAt: cursorAt, id: r.id },
+  }));
+}
+
+export interface MonthPdfRow {
+  id: string;
+  kind: string;
+  branchCode: string | null;
+  billingPoint: string | null;
+  fiscalNumber: number | null;
+  bytes: Buffer;
+  cursor: MonthCursor;
+}
+
+/** One batch of the month's stored PDFs, in the same order (a document whose PDF is not stored yet has none). */
+export async function monthPdfsBatch(db: Db, q: MonthQuery, after: MonthCursor | undefined, limit: number): Promise<MonthPdfRow[]> {
+  const rows = await db
+    .select({
+      id: documents.id,
+      kind: documents.kind,
+      branchCode: documents.branchCode,
+      billingPoint: documents.billingPoint,
+      fiscalNumber: documents.fiscalNumber,
+      bytes: documentPdfs.bytes,
+      cursorAt: cursorText,
+    })
+    .from(documents)
+    .innerJoin(documentPdfs, eq(documentPdfs.documentId, documents.id))
+    .where(and(inMonth(q), afterCursor(after)))
+    .orderBy(asc(documents.authorizedAt), asc(documents.id))
+    .limit(limit);
+  return rows.map(({ cursorAt, ...r }) => ({ ...r, cursor: { authorizedAt: cursorAt, id: r.id } }));
+}
