@@ -22,6 +22,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
       'invoices list|show|retry|resend|correct …   read invoices, put failed ones back in the queue, e-mail one again, correct their client',
     load: () => import('./invoices-command.ts'),
   },
+  reports: {
+    summary:
+      "reports month --shop <shop> --month YYYY-MM [--environment produccion|pruebas] [--format json|csv|xlsx|zip] [--out FILE]   the accountant's month: figures, sales book, PDFs",
+    load: () => import('./reports-command.ts'),
+  },
   preview: {
     summary:
       'preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]]   print the invoice document of an orders/paid body, or the credit note of a refund of it',
