@@ -20,12 +20,14 @@ import { type EmailApiDeps, emailApiRouter } from './email-api.ts';
 import { clientCorrectionRouter } from './client-correction-api.ts';
 import { documentQrRouter } from './document-qr-api.ts';
 import { orderDocumentsRouter } from './order-documents-api.ts';
-import { reportsApiRouter } from './reports-api.ts';
+import { type ReportsApiDeps, reportsApiRouter } from './reports-api.ts';
 import { type SessionTokenDeps, bearerToken, refuseSessionToken, verifySessionToken } from './session-token.ts';
 
 export interface AdminDeps extends AdminApiDeps {
   emails?: EmailApiDeps['emails'];
   sessions: EmbeddedInstallDeps['sessions'];
+  /** The accountant's e-mail runner: whether this server has SMTP, and a nudge (absent: no SMTP). */
+  accountantEmails?: ReportsApiDeps['accountantEmails'];
   /** The clock of the reports' months (tests set it); the system's otherwise. */
   now?: () => Date;
   /** Demo and tests: serve GET /admin/dev-session-token. Never true in production. */

@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Shopify } from '@shopify/shopify-api';
-import { type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { Db } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { readMonthFigures } from '../reports/month-report.ts';
@@ -14,11 +14,41 @@ import { type ReportFormat, readReportRequest } from '../reports/report-request.
 import { salesBookCsv } from '../reports/sales-book-csv.ts';
 import { writeMonthXlsx } from '../reports/sales-book-xlsx.ts';
 import { requireSessionToken, shopOf } from './session-token.ts';
+import type { ShopRepository } from '../shops/shop-repository.ts';
+import { type ReportEmailRow, queueReportResend, reportEmailsOf } from '../reports/report-email-store.ts';
+import { parseReportMonth } from '../reports/report-month.ts';
+import { localize } from '../messages/catalogue.ts';
+import { asMessage } from '../messages/message.ts';
+
+/** An accountant's e-mail as the page shows it. */
+export function reportEmailView(e: ReportEmailRow) {
+  const lastError = asMessage(e.lastError);
+  return {
+    id: e.id,
+    month: e.month,
+    recipient: e.recipient,
+    reason: e.reason,
+    status: e.status,
+    attempts: e.attempts,
+    sentAt: e.sentAt?.toISOString() ?? null,
+    lastError: lastError ? localize(lastError) : null,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
+
+export interface ReportEmailsView {
+  configured: boolean;
+  accountantEmail: string | null;
+  emails: ReturnType<typeof reportEmailView>[];
+}
 
 export interface ReportsApiDeps {
   db: Db;
   shopify: Shopify;
+  shops: ShopRepository;
   logger: Logger;
+  /** Whether this server has SMTP, and a nudge for the accountant's e-mail runner (absent: no SMTP). */
+  accountantEmails?: { configured: boolean; wake(): void } | undefined;
   /** The clock that decides which months have begun (tests set it). */
   now?: () => Date;
 }
@@ -66,6 +96,44 @@ export function reportsApiRouter(deps: ReportsApiDeps): Router {
       // Headers are gone: cut the answer short so the download shows as failed, not as a short file.
       res.destroy();
     }
+  });
+
+  // The month's e-mails to the accountant, and sending the month again (from the page).
+  const emailMonth = (req: Request, res: Response) => {
+    const parsed = parseReportMonth(query(req.query['month']) ?? '', (deps.now ?? (() => new Date()))());
+    if (!parsed.ok) res.status(400).json({ error: `month: ${parsed.error}`, problems: [{ path: 'month', message: parsed.error }] });
+    return parsed.ok ? parsed.month : undefined;
+  };
+
+  router.get('/reports/month/email', auth, async (req, res) => {
+    const month = emailMonth(req, res);
+    if (!month) return;
+    const shop = shopOf(res);
+    const view: ReportEmailsView = {
+      configured: deps.accountantEmails?.configured ?? false,
+      accountantEmail: (await deps.shops.get(shop))?.settings.accountantEmail ?? null,
+      emails: (await reportEmailsOf(deps.db, shop, month.month)).map(reportEmailView),
+    };
+    res.set('Cache-Control', 'no-store').json(view);
+  });
+
+  router.post('/reports/month/email', auth, async (req, res) => {
+    const month = emailMonth(req, res);
+    if (!month) return;
+    const shop = shopOf(res);
+    if (!deps.accountantEmails?.configured) {
+      res.status(409).json({ error: 'e-mail is not configured on this server (SMTP_URL, MAIL_FROM)', code: 'not_configured' });
+      return;
+    }
+    const recipient = (await deps.shops.get(shop))?.settings.accountantEmail;
+    if (!recipient) {
+      res.status(409).json({ error: "the shop has no accountant's e-mail (settings: accountantEmail)", code: 'no_address' });
+      return;
+    }
+    const outcome = await queueReportResend(deps.db, { shop, month: month.month, recipient });
+    deps.logger.info({ shop, month: month.month, emailId: outcome.email.id, queued: outcome.queued }, 'admin: accountant e-mail resend');
+    deps.accountantEmails.wake();
+    res.status(202).json({ email: reportEmailView(outcome.email), queued: outcome.queued });
   });
 
   return router;

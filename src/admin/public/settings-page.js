@@ -70,6 +70,7 @@ export async function renderSettings(container, ctx) {
       environment: value('environment'),
       branchCode: value('branchCode').trim(),
       billingPoint: value('billingPoint').trim(),
+      accountantEmail: value('accountantEmail').trim(),
       ...(Object.keys(credentials).length ? { credentials } : {}),
       mapping: {
         // An empty choice (deliveryCAFE's "as delivered") is left out: the server then derives the code.
@@ -193,6 +194,15 @@ export async function renderSettings(container, ctx) {
           validate: validateBillingPoint,
         }),
       ),
+    ),
+    section(
+      t('settings.accountant'),
+      t('settings.accountantHelp'),
+      fields.text('accountantEmail', t('settings.accountantEmail'), settings.accountantEmail ?? '', {
+        type: 'email',
+        autocomplete: 'email',
+        help: t('settings.accountantEmailHelp'),
+      }),
     ),
     section(
       t('settings.document'),
