@@ -159,7 +159,7 @@ export async function renderReports(container, ctx) {
   });
   const environment = h(
     'select',
-    { id: 'report-environment', class: 'select' },
+    { id: 'report-environment', class: 'input select' },
     ['produccion', 'pruebas'].map((env) =>
       h('option', { value: env, selected: (ctx.params.get('ambiente') ?? 'produccion') === env }, t(`env.name.${env}`)),
     ),
@@ -197,11 +197,13 @@ export async function renderReports(container, ctx) {
       card({
         title: t('reports.downloads'),
         id: 'report-downloads',
-        children: [
+        children: h(
+          'div',
+          { class: 'stack' },
           h('p', { class: 'subdued' }, t('reports.downloadsHelp')),
           h('div', { class: 'button-row' }, downloads),
           emailPart(emails, month.value, () => void load()),
-        ],
+        ),
       }),
       card({ title: t('reports.seriesTitle'), id: 'report-series-card', children: seriesList(figures) }),
     );

@@ -53,7 +53,7 @@ export const WORDS_EN = {
   'reports.download.zip': "Month's PDFs (ZIP)",
   'reports.downloading': 'Downloading…',
   'reports.seriesTitle': "The month's numbering",
-  'reports.seriesCount': '{count} documents',
+  'reports.seriesCount': 'documents: {count}',
   'reports.type.invoices': 'Invoices',
   'reports.type.notes': 'Credit notes',
   'reports.noGaps': 'No gaps.',

@@ -53,7 +53,7 @@ export const WORDS_ES = {
   'reports.download.zip': 'PDF del mes (ZIP)',
   'reports.downloading': 'Descargando…',
   'reports.seriesTitle': 'Numeración del mes',
-  'reports.seriesCount': '{count} documentos',
+  'reports.seriesCount': 'documentos: {count}',
   'reports.type.invoices': 'Facturas',
   'reports.type.notes': 'Notas de crédito',
   'reports.noGaps': 'Sin saltos.',
