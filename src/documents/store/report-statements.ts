@@ -30,45 +30,15 @@ function inMonth(q: MonthQuery): SQL {
 /** Cents of a decimal text of the stored document ("12.34" → 1234). */
 const cents = (value: SQL) => sql`round((${value})::numeric * 100)::bigint`;
 
-/** The items' base and ITBMS summed per document type and rate code. */
-export async function monthRateSums(
-  db: Db,
-  q: MonthQuery,
-): Promise<{ documentType: string; rateCode: string; baseCents: number; itbmsCents: number }[]> {
-  const rows = rowsOf<{ document_type: string; rate_code: string; base: string; itbms: string }>(
-    await db.execute(sql`
-      select d.document_type, i->>'rateITBMS' as rate_code,
-             sum(${cents(sql`i->>'priceItem'`)})::text as base, sum(${cents(sql`i->>'valueITBMS'`)})::text as itbms
-      from ${documents} d cross join lateral jsonb_array_elements(d.document->'listItems') i
-      where ${inMonthAliased(q)}
-      group by 1, 2`),
-  );
-  return rows.map((r) => ({
-    documentType: r.document_type,
-    rateCode: r.rate_code,
-    baseCents: Number(r.base),
-    itbmsCents: Number(r.itbms),
-  }));
-}
-
-/** How many documents of each type, and the sum of their `totalInvoice`. */
-export async function monthTypeTotals(db: Db, q: MonthQuery): Promise<{ documentType: string; count: number; totalCents: number }[]> {
-  const rows = rowsOf<{ document_type: string; n: string; total: string }>(
-    await db.execute(sql`
-      select d.document_type, count(*)::text as n, sum(${cents(sql`d.document->'totalsSubTotals'->>'totalInvoice'`)})::text as total
-      from ${documents} d
-      where ${inMonthAliased(q)}
-      group by 1`),
-  );
-  return rows.map((r) => ({ documentType: r.document_type, count: Number(r.n), totalCents: Number(r.total) }));
-}
-
 /** The same condition as inMonth, on the alias `d` of a raw statement. */
 function inMonthAliased(q: MonthQuery): SQL {
   return sql`d.shop = ${q.shop} and d.environment = ${q.environment} and d.authorized_at is not null
     and d.authorized_at >= ${q.from.toISOString()}::timestamptz and d.authorized_at < ${q.before.toISOString()}::timestamptz
     and d.cufe is not null`;
 }
+
+/** The ITBMS rate codes the sums are split by (docs/reference/panama-fe.md §3.9). */
+const RATE_CODES = ['00', '01', '02', '03'] as const;
 
 export interface MonthSeriesRow {
   branchCode: string;
@@ -77,31 +47,62 @@ export interface MonthSeriesRow {
   count: number;
   firstNumber: number;
   lastNumber: number;
+  /** Σ totalsSubTotals.totalInvoice. */
+  totalCents: number;
+  /** Σ items' priceItem and valueITBMS by rate code. */
+  byRateCode: Record<(typeof RATE_CODES)[number], { baseCents: number; itbmsCents: number }>;
+  /** Items whose rate code is none of the four (a document the report cannot split). */
+  unknownRateItems: number;
 }
 
-/** Each series (branch, billing point, document type) of the month: how many documents, first and last number. */
-export async function monthSeries(db: Db, q: MonthQuery): Promise<MonthSeriesRow[]> {
-  const rows = await db
-    .select({
-      branchCode: documents.branchCode,
-      billingPoint: documents.billingPoint,
-      documentType: documents.documentType,
-      count: sql<string>`count(*)::text`,
-      first: sql<string>`min(${documents.fiscalNumber})::text`,
-      last: sql<string>`max(${documents.fiscalNumber})::text`,
-    })
-    .from(documents)
-    .where(and(inMonth(q), isNotNull(documents.fiscalNumber)))
-    .groupBy(documents.branchCode, documents.billingPoint, documents.documentType)
-    .orderBy(asc(documents.branchCode), asc(documents.billingPoint), asc(documents.documentType));
-  return rows.map((r) => ({
-    branchCode: r.branchCode ?? '',
-    billingPoint: r.billingPoint ?? '',
-    documentType: r.documentType,
-    count: Number(r.count),
-    firstNumber: Number(r.first),
-    lastNumber: Number(r.last),
-  }));
+/**
+ * Each series (branch, billing point, document type) of the month: how many documents, the first and last number, and
+ * the sums of the stored documents' totals and items by rate. Two statements, run at once: the documents grouped by
+ * series, and their items grouped by series and rate (cheaper than one statement summing each document's items).
+ */
+export async function monthSeriesTotals(db: Db, q: MonthQuery): Promise<MonthSeriesRow[]> {
+  const [series, items] = await Promise.all([
+    db.execute(sql`
+      select d.branch_code, d.billing_point, d.document_type, count(*)::text as n,
+        min(d.fiscal_number)::text as first, max(d.fiscal_number)::text as last,
+        sum(${cents(sql`d.document->'totalsSubTotals'->>'totalInvoice'`)})::text as total
+      from ${documents} d
+      where ${inMonthAliased(q)} and d.fiscal_number is not null
+      group by 1, 2, 3
+      order by 1, 2, 3`),
+    db.execute(sql`
+      select d.branch_code, d.billing_point, d.document_type, i->>'rateITBMS' as rate_code,
+        sum(${cents(sql`i->>'priceItem'`)})::text as base, sum(${cents(sql`i->>'valueITBMS'`)})::text as itbms, count(*)::text as n
+      from ${documents} d cross join lateral jsonb_array_elements(d.document->'listItems') i
+      where ${inMonthAliased(q)} and d.fiscal_number is not null
+      group by 1, 2, 3, 4`),
+  ]);
+  const key = (r: Record<string, string | null>) => `${r['branch_code']}\u0000${r['billing_point']}\u0000${r['document_type']}`;
+  const num = (v: string | null | undefined) => Number(v ?? 0);
+  const byKey = new Map<string, MonthSeriesRow>();
+  for (const r of rowsOf<Record<string, string | null>>(series)) {
+    byKey.set(key(r), {
+      branchCode: r['branch_code'] ?? '',
+      billingPoint: r['billing_point'] ?? '',
+      documentType: r['document_type'] ?? '',
+      count: num(r['n']),
+      firstNumber: num(r['first']),
+      lastNumber: num(r['last']),
+      totalCents: num(r['total']),
+      byRateCode: Object.fromEntries(RATE_CODES.map((c) => [c, { baseCents: 0, itbmsCents: 0 }])) as MonthSeriesRow['byRateCode'],
+      unknownRateItems: 0,
+    });
+  }
+  for (const r of rowsOf<Record<string, string | null>>(items)) {
+    const row = byKey.get(key(r));
+    if (!row) continue; // authorized between the two statements: counted next time
+    const code = r['rate_code'] ?? '';
+    if ((RATE_CODES as readonly string[]).includes(code)) {
+      row.byRateCode[code as (typeof RATE_CODES)[number]].baseCents += num(r['base']);
+      row.byRateCode[code as (typeof RATE_CODES)[number]].itbmsCents += num(r['itbms']);
+    } else row.unknownRateItems += num(r['n']);
+  }
+  return [...byKey.values()];
 }
 
 /** Numbers between a series' first and last of the month that no document of the month holds, at most `limit`. */
