@@ -5,6 +5,7 @@ import { and, asc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzl
 import type { Db } from '../../db/database.ts';
 import { rowsOf } from '../../db/database.ts';
 import { documentPdfs, documents, fiscalSkips } from '../../db/schema.ts';
+import { REFERENCE_FIELDS } from '../../../mappers/gateway/gateway-document.ts';
 
 export interface MonthQuery {
   shop: string;
@@ -185,6 +186,19 @@ export interface MonthDocumentRow {
   cursor: MonthCursor;
 }
 
+/**
+ * The parts of the stored document a sales book row reads (the client block, the reference, each item's rate, base
+ * and ITBMS, the total), with the same names: the items' descriptions and codes stay in the database.
+ */
+const bookParts = sql<unknown>`jsonb_build_object(
+  'dataTransaction', jsonb_build_object(
+    'client', ${documents.document}->'dataTransaction'->'client',
+    ${REFERENCE_FIELDS.list}::text, ${documents.document}->'dataTransaction'->${REFERENCE_FIELDS.list}::text),
+  'listItems', (select coalesce(jsonb_agg(jsonb_build_object(
+      'rateITBMS', i->'rateITBMS', 'priceItem', i->'priceItem', 'valueITBMS', i->'valueITBMS')), '[]'::jsonb)
+    from jsonb_array_elements(${documents.document}->'listItems') i),
+  'totalsSubTotals', jsonb_build_object('totalInvoice', ${documents.document}->'totalsSubTotals'->'totalInvoice'))`;
+
 function afterCursor(after: MonthCursor | undefined): SQL | undefined {
   return after ? sql`(${documents.authorizedAt}, ${documents.id}) > (${after.authorizedAt}::timestamptz, ${after.id}::uuid)` : undefined;
 }
@@ -206,7 +220,7 @@ export async function monthDocumentsBatch(
       fiscalNumber: documents.fiscalNumber,
       cufe: documents.cufe,
       authorizedAt: documents.authorizedAt,
-      document: documents.document,
+      document: bookParts,
       cursorAt: cursorText,
     })
     .from(documents)
