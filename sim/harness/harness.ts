@@ -34,6 +34,10 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Reuse a running sandbox (e.g. in another process). */
   sandboxUrl?: string;
+  /** The app's clock for what depends on the date (the accountant's monthly e-mail); the system's otherwise. */
+  clock?: () => Date;
+  /** The app's encryption key (another app on the same database needs the same one); a random one otherwise. */
+  encryptionKey?: Buffer;
 }
 
 export async function freePort(): Promise<number> {
@@ -66,7 +70,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const app = await startApp({
     config,
     logger: o.logger ?? silentLogger,
-    encryptionKey: randomBytes(32),
+    encryptionKey: o.encryptionKey ?? randomBytes(32),
     shopify: {
       apiKey: TEST_API_KEY,
       apiSecret: TEST_API_SECRET,
@@ -81,6 +85,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       timeoutMs: config.gatewayTimeoutMs,
     },
     database: o.database,
+    ...(o.clock ? { clock: o.clock } : {}),
   });
 
   return {
