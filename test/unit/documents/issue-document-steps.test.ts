@@ -17,6 +17,7 @@ import {
   issuingShop,
   orderBody,
   sentDocument,
+  gatewayPdf,
 } from '../../support/issuing-factories.ts';
 import { type IssuingWorld, issuingWorld } from '../../support/issuing-fakes.ts';
 import { readOrderFixture } from '../../support/order-fixtures.ts';
