@@ -28,8 +28,8 @@ export default tseslint.config(
     },
   },
   {
-    // The admin page's modules and the order block run in the browser (the block in Shopify's extension worker).
-    files: ['src/admin/public/**/*.js', 'extensions/**/*.{ts,tsx}'],
+    // The admin page's modules, the buyer's page script and the extensions run in the browser (the block in Shopify's extension worker).
+    files: ['src/admin/public/**/*.js', 'src/buyer-page/public/**/*.js', 'extensions/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser, shopify: 'readonly' } },
   },
   {

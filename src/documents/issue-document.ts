@@ -9,6 +9,7 @@ import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
 import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
+import { buyerUrl } from './buyer-link.ts';
 import { pdfUrl } from './pdf-link.ts';
 import { type Message, message } from '../messages/message.ts';
 import { creditNoteDraft } from './credit-note-draft.ts';
@@ -260,6 +261,7 @@ async function writebackStep(doc: DocumentRow, deps: IssuingDeps): Promise<Trans
           fiscal_number: formatFiscalNumber(doc),
           protocol: doc.protocol ?? '',
           authorized_at: (doc.authorizedAt ?? deps.clock()).toISOString(),
+          buyer_url: buyerUrl(deps.appUrl, doc.buyerToken),
         })
       : await writeNotes(doc, token, deps);
   if (written.ok) return { kind: 'done', patch: { writtenBackAt: deps.clock() } };

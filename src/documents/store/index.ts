@@ -10,3 +10,4 @@ export * from './order-statements.ts';
 export * from './privacy-statements.ts';
 export * from './query-statements.ts';
 export * from './replacement-statements.ts';
+export * from './buyer-statements.ts';
