@@ -288,6 +288,12 @@ export const WORDS_EN = {
   'settings.td.formatCAFE': 'CAFE format',
   'settings.td.deliveryCAFE': 'CAFE delivery',
   'settings.td.auto': 'As delivered to the buyer',
+  'settings.buyerRequests': 'Invoice with RUC at the buyer’s request',
+  'settings.buyerRequestsHelp':
+    'Each invoice has a page for its buyer (in their e-mail and their account). From it, the buyer can ask for the invoice in their company’s name: the app corrects the stopped invoice or re-issues it (credit note and new invoice) without you.',
+  'settings.buyerRequestsEnabled': 'Let buyers ask for the invoice with their RUC',
+  'settings.buyerRequestsDays': 'Days to ask',
+  'settings.buyerRequestsDaysHelp': 'Counted from the invoice’s authorization (1 to 365).',
   'settings.delivery': 'Delivery to the buyer',
   'settings.deliveryHelp':
     "Who gives the buyer the CAFE (the PDF). With “The app e-mails it”, every authorized document is e-mailed to the buyer, in the buyer's language.",

@@ -290,6 +290,12 @@ export const WORDS_ES = {
   'settings.td.formatCAFE': 'Formato del CAFE',
   'settings.td.deliveryCAFE': 'Entrega del CAFE',
   'settings.td.auto': 'Según la entrega al comprador',
+  'settings.buyerRequests': 'Factura con RUC a pedido del comprador',
+  'settings.buyerRequestsHelp':
+    'Cada factura tiene una página para su comprador (en su correo y en su cuenta). Desde ella, el comprador puede pedir la factura a nombre de su empresa: la app corrige la factura detenida o la reemite (nota de crédito y factura nueva) sin que usted intervenga.',
+  'settings.buyerRequestsEnabled': 'Permitir que el comprador solicite la factura con RUC',
+  'settings.buyerRequestsDays': 'Días para solicitarla',
+  'settings.buyerRequestsDaysHelp': 'Contados desde la autorización de la factura (de 1 a 365).',
   'settings.delivery': 'Entrega al comprador',
   'settings.deliveryHelp':
     'Quién le da al comprador el CAFE (el PDF). Con «La app lo envía por correo», cada documento autorizado se envía al correo del comprador, en su idioma.',
