@@ -175,9 +175,9 @@ function clientBlock(document: unknown): BuyerDocumentView['client'] {
   };
 }
 
-/** A day as people in Panamá read it: 27/11/2026. */
-export function panamaDay(date: Date, lang: Language): string {
-  return new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'es-PA', {
+/** A day in Panamá as the DGI's documents write it, day first: 27/11/2026 (in both languages). */
+export function panamaDay(date: Date, _lang: Language): string {
+  return new Intl.DateTimeFormat('en-GB', {
     timeZone: 'America/Panama',
     day: '2-digit',
     month: '2-digit',
