@@ -4,7 +4,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'drizzle/**', 'test-artifacts/**'] },
+  // extensions/*/shopify.d.ts: written by the Shopify CLI (`shopify app build`, `app dev`) in its own style.
+  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'drizzle/**', 'test-artifacts/**', 'extensions/*/shopify.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
