@@ -49,9 +49,9 @@ const envSchema = z.object({
   WORKER_RETRY_MAX_MS: positiveInt.default(15 * 60_000),
   RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
   RECONCILE_WINDOW_HOURS: positiveInt.default(48),
-  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   BUYER_LINK_REQUESTS_PER_MINUTE: positiveInt.default(60),
   BUYER_ADDRESS_REQUESTS_PER_MINUTE: positiveInt.default(120),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 
   SMTP_URL: z
     .string()
