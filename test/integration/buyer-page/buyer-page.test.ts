@@ -176,6 +176,21 @@ describe.each(testDatabases)("the buyer's page on $name", (target) => {
     expect(after).toMatchObject({ language: 'en', state: 'replaced', requestable: false, reason: { code: 'requested' } });
     expect(after.replacedBy).toMatchObject({ fiscalNumber: newNumber, url: `${h.app.url}/d/${replacement.buyerToken}` });
     expect(after.creditNotes).toMatchObject([{ cufe: note.cufe, url: `${h.app.url}/d/${note.buyerToken}` }]);
+    // The merchant sees it: the invoice's detail and the list.
+    const admin = async (route: string) =>
+      (await (
+        await fetch(`${h.app.url}${route}`, { headers: { Authorization: `Bearer ${await h.simulator.sessionToken(SHOP)}` } })
+      ).json()) as {
+        invoice: { buyer: unknown };
+        invoices: { id: string; buyerRequested: boolean }[];
+      };
+    expect((await admin(`/api/invoices/${invoice!.id}`)).invoice.buyer).toMatchObject({
+      url: link,
+      request: { outcome: 'reissued', language: 'es', creditNoteId: note.id, replacementId: replacement.id },
+    });
+    const listed = (await admin('/api/invoices?kind=invoice')).invoices;
+    expect(listed.find((i) => i.id === invoice!.id)?.buyerRequested).toBe(true);
+    expect(listed.find((i) => i.id === replacement.id)?.buyerRequested).toBe(false);
     // The new invoice is the company's already.
     const replacementLink = `${h.app.url}/d/${replacement.buyerToken}`;
     const refused = await request(replacementLink, COMPANY, {});
