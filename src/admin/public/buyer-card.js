@@ -14,7 +14,7 @@ export function buyerCard(inv) {
     id: 'buyer-card',
     children: [
       h('p', { class: 'subdued' }, t(`buyer.help.${inv.kind}`)),
-      h('p', null, h('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'mono', id: 'buyer-link' }, url)),
+      h('p', null, h('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'mono break', id: 'buyer-link' }, url)),
       request
         ? h(
             'div',
