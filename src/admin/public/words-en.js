@@ -298,7 +298,7 @@ export const WORDS_EN = {
   'buyer.help.invoice':
     'Here the buyer sees their invoice and its credit notes, and can ask for the invoice in their company’s name (RUC). The link is in their e-mail and their Shopify account.',
   'buyer.help.credit_note': 'Here the buyer sees the credit note. The link is in their e-mail.',
-  'buyer.requested': 'The buyer asked for the invoice with RUC on {time} (in {language}), from this page.',
+  'buyer.requested': 'The buyer asked for the invoice with RUC on {time} (in {language}), from the invoice’s buyer page.',
   'buyer.language.es': 'Spanish',
   'buyer.language.en': 'English',
   'buyer.outcome.corrected': 'Their company became the client’s correction and the invoice went back to the queue.',

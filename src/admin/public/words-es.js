@@ -300,7 +300,7 @@ export const WORDS_ES = {
   'buyer.help.invoice':
     'El comprador ve aquí su factura y sus notas de crédito, y puede pedir la factura a nombre de su empresa (RUC). El enlace va en su correo y en su cuenta de Shopify.',
   'buyer.help.credit_note': 'El comprador ve aquí la nota de crédito. El enlace va en su correo.',
-  'buyer.requested': 'El comprador solicitó la factura con RUC el {time} (en {language}), desde esta página.',
+  'buyer.requested': 'El comprador solicitó la factura con RUC el {time} (en {language}), desde su página de la factura.',
   'buyer.language.es': 'español',
   'buyer.language.en': 'inglés',
   'buyer.outcome.corrected': 'Su empresa quedó como corrección del cliente y la factura volvió a la cola.',
