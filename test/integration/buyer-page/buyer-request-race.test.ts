@@ -57,11 +57,15 @@ describe.each(testDatabases)("the buyer's request, one per invoice, on $name", (
     expect(refused).toMatchObject({ status: 409, body: { reason: 'not_invoice' } });
   });
 
-  it('JSON only: a form post is 415 and a body that is not JSON 400, nothing stored', async () => {
+  it('JSON only: a form post is 415, a body that is not JSON 400, one too large 413, nothing stored', async () => {
     const { invoice, link } = await authorized();
     expect((await post(link, 'type=taxpayer&ruc=1', 'application/x-www-form-urlencoded')).status).toBe(415);
     expect((await post(link, company, 'text/plain')).status).toBe(415);
     expect(await post(link, '{"type":')).toMatchObject({ status: 400, body: { problems: [{ path: '(body)' }] } });
+    // Too large: a plain answer, nothing of the code.
+    const large = await post(link, JSON.stringify({ ...TAXPAYER_CORRECTION, name: 'x'.repeat(20_000) }));
+    expect(large.status).toBe(413);
+    expect(JSON.stringify(large.body)).not.toMatch(/ at |node_modules|\.ts|select |insert /i);
     expect(await run.database.db.select().from(buyerRequests).where(eq(buyerRequests.invoiceId, invoice.id))).toEqual([]);
   });
 
