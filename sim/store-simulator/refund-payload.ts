@@ -7,36 +7,14 @@
 // inputs, read from their REST JSON by refund-reading.ts. Tips are refunded as a line whose snapshot carries
 // `tip_payment_gateway` (inferred: not seen documented).
 import { decimalText, prorate } from './cents.ts';
+import type { RefundRequest } from './types.ts';
 import { type OrderLine, type RefundedOrder, RefundRequestError, type Taken, readOrder, readTaken } from './refund-reading.ts';
 
 export { RefundRequestError };
 
 type Json = Record<string, unknown>;
 
-export type RestockType = 'no_restock' | 'cancel' | 'return';
-
-export interface RefundRequest {
-  /** Order lines by their REST id, with the units to refund. */
-  lines?: { lineItemId: number | string; quantity: number; restockType?: RestockType; locationId?: number }[];
-  /** Every shipping line's remaining amount, or an amount (cents) of the first shipping line that still has it. */
-  shipping?: 'full' | { amount: number };
-  /** Money with no line (a goodwill refund, cents), and the adjustment's reason. */
-  amountOnly?: { amount: number; reason?: string };
-  /** Refund the order's tip. */
-  tip?: boolean;
-  /** Return no money for the lines (restock only): a positive discrepancy and no transaction. */
-  noMoney?: boolean;
-  /** Default: the order's first payment gateway. */
-  gateway?: string;
-  /** Default 'success'. */
-  status?: 'success' | 'pending';
-  /** Refund id; default derived from the order id and the number of earlier refunds. */
-  id?: number;
-  /** Default: the order's `processed_at`. */
-  createdAt?: string;
-  note?: string;
-  userId?: number;
-}
+export type { RefundRequest, RestockType } from './types.ts';
 
 export function buildRefundPayload(order: Json, previous: readonly Json[], request: RefundRequest): Json {
   const o = readOrder(order);

@@ -1,6 +1,5 @@
 // The store simulator's public face: its options, the data it takes and gives back, and the `StoreSimulator`
 // interface that tests, the demo and the bench drive.
-import type { RefundRequest } from './refund-payload.ts';
 
 export interface StoreSimulatorOptions {
   apiKey: string;
@@ -235,4 +234,30 @@ export interface StoreSimulator {
   ): Promise<{ refund: RestRefund; delivery: WebhookResult }>;
   webhookLog(): WebhookAttempt[];
   resetLogs(): void;
+}
+
+/** What a merchant refunds on the order's page (refund-payload.ts builds the webhook body of it). Amounts are cents. */
+export type RestockType = 'no_restock' | 'cancel' | 'return';
+
+export interface RefundRequest {
+  /** Order lines by their REST id, with the units to refund. */
+  lines?: { lineItemId: number | string; quantity: number; restockType?: RestockType; locationId?: number }[];
+  /** Every shipping line's remaining amount, or an amount (cents) of the first shipping line that still has it. */
+  shipping?: 'full' | { amount: number };
+  /** Money with no line (a goodwill refund, cents), and the adjustment's reason. */
+  amountOnly?: { amount: number; reason?: string };
+  /** Refund the order's tip. */
+  tip?: boolean;
+  /** Return no money for the lines (restock only): a positive discrepancy and no transaction. */
+  noMoney?: boolean;
+  /** Default: the order's first payment gateway. */
+  gateway?: string;
+  /** Default 'success'. */
+  status?: 'success' | 'pending';
+  /** Refund id; default derived from the order id and the number of earlier refunds. */
+  id?: number;
+  /** Default: the order's `processed_at`. */
+  createdAt?: string;
+  note?: string;
+  userId?: number;
 }
