@@ -168,6 +168,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         wakeWorker: () => worker.wake(),
         emails: { configured: emails !== undefined, wake: () => emails?.runner.wake() },
         gatewaySlots: worker.gatewaySlots,
+        shopifyAdmin: admin,
         logger,
         devSessionTokens: config.demo || config.nodeEnv === 'test',
       });

@@ -14,7 +14,7 @@ import type { SettingsInput } from '../../src/shops/shop-settings.ts';
 export const TEST_API_KEY = 'test-api-key';
 export const TEST_API_SECRET = 'test-api-secret';
 /** The app's declared scopes (shopify.app.toml). */
-export const TEST_SCOPES = 'read_orders,write_orders,read_customers';
+export const TEST_SCOPES = 'read_orders,write_orders,read_customers,read_locations';
 
 export interface Harness {
   app: AppParts;
@@ -77,7 +77,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       apiKey: TEST_API_KEY,
       apiSecret: TEST_API_SECRET,
       appUrl,
-      scopes: ['read_orders', 'write_orders', 'read_customers'],
+      scopes: ['read_orders', 'write_orders', 'read_customers', 'read_locations'],
       adminApiOrigin: o.through?.admin ? await o.through.admin(simulator.origin) : simulator.origin,
     },
     gateway: {

@@ -6,6 +6,7 @@
 // the whole order; CurrencyCode is a scalar rather than Shopify's enum of every ISO code.
 
 import { buildSchema } from 'graphql';
+import { LOCATIONS_SDL } from './locations.ts';
 
 export const ADMIN_SDL = /* GraphQL */ `
   scalar DateTime
@@ -381,4 +382,4 @@ export const ADMIN_SDL = /* GraphQL */ `
   }
 `;
 
-export const adminSchema = buildSchema(ADMIN_SDL);
+export const adminSchema = buildSchema(ADMIN_SDL + LOCATIONS_SDL);

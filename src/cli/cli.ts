@@ -22,6 +22,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
       'invoices list|show|retry|resend|correct …   read invoices, put failed ones back in the queue, e-mail one again, correct their client',
     load: () => import('./invoices-command.ts'),
   },
+  series: {
+    summary:
+      'series list|set-next …   number series per environment, branch, point and type: where each stands, its gaps, where it continues',
+    load: () => import('./series-command.ts'),
+  },
   preview: {
     summary:
       'preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]]   print the invoice document of an orders/paid body, or the credit note of a refund of it',

@@ -23,7 +23,7 @@ const envSchema = z.object({
   SHOPIFY_API_KEY: z.string().min(1).optional(),
   SHOPIFY_API_SECRET: z.string().min(1).optional(),
   SHOPIFY_APP_URL: httpUrl.optional(),
-  SHOPIFY_SCOPES: z.string().min(1).default('read_orders,write_orders,read_customers'),
+  SHOPIFY_SCOPES: z.string().min(1).default('read_orders,write_orders,read_customers,read_locations'),
   SHOPIFY_ADMIN_API_ORIGIN: httpUrl.optional(),
 
   GATEWAY_BASE_URL: httpUrl.optional(),

@@ -187,8 +187,9 @@ export const documents = pgTable(
     // An order's documents (its invoice and notes), and a note's invoice.
     index('documents_shop_order_idx').on(t.shop, t.orderGid),
     index('documents_invoice_idx').on(t.invoiceId),
-    // The type last: the search box finds "0000-001-0000000042" whatever its type, through the first four columns.
-    uniqueIndex('documents_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.fiscalNumber, t.documentType),
+    // Type and environment last: the search box finds "0000-001-0000000042" through the first four columns. Each
+    // environment numbers apart (docs/series.md).
+    uniqueIndex('documents_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.fiscalNumber, t.documentType, t.environment),
     // A CUFE names one document: a gateway answering another document's CUFE never completes a second (docs/gateway-checks.md).
     uniqueIndex('documents_shop_cufe_uq')
       .on(t.shop, t.cufe)
@@ -263,23 +264,31 @@ export const documentEmails = pgTable(
   ],
 );
 
-/** Next fiscal number per shop, branch, billing point and document type. Reserved under a row lock. */
+/**
+ * A number series (docs/series.md): the next fiscal number per shop, environment, branch, billing point and document
+ * type. Reserved under a row lock, one at a time, so each series is gapless; test documents never take a production
+ * number. Only the documents store speaks SQL to it.
+ */
 export const fiscalSequences = pgTable(
   'fiscal_sequences',
   {
     shop: text('shop').notNull(),
+    /** 'pruebas' or 'produccion'. The default only serves rows made before the series were split (drizzle/0006). */
+    environment: text('environment').notNull().default('pruebas'),
     branchCode: text('branch_code').notNull(),
     billingPoint: text('billing_point').notNull(),
     documentType: text('document_type').notNull(),
     nextNumber: bigint('next_number', { mode: 'number' }).notNull().default(1),
   },
-  (t) => [primaryKey({ columns: [t.shop, t.branchCode, t.billingPoint, t.documentType] })],
+  (t) => [primaryKey({ columns: [t.shop, t.environment, t.branchCode, t.billingPoint, t.documentType] })],
 );
 
-/** Numbers passed over, each with its reason (used outside the app, …). */
+/** Numbers passed over, each with its reason (used outside the app, …), in their series. */
 export const fiscalSkips = pgTable('fiscal_skips', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   shop: text('shop').notNull(),
+  /** The default only serves rows made before the series were split (drizzle/0006). */
+  environment: text('environment').notNull().default('pruebas'),
   branchCode: text('branch_code').notNull(),
   billingPoint: text('billing_point').notNull(),
   documentType: text('document_type').notNull(),
@@ -288,6 +297,32 @@ export const fiscalSkips = pgTable('fiscal_skips', {
   documentId: uuid('document_id'),
   createdAt: tstz('created_at').notNull().defaultNow(),
 });
+
+/**
+ * Every move of a series' next number other than by issuing: `set_next` (a person: who, when, from, to) and `split`
+ * (the migration that gave each environment its own series, from the shared sequence's next number to its own).
+ */
+export const fiscalSeriesChanges = pgTable(
+  'fiscal_series_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    shop: text('shop').notNull(),
+    environment: text('environment').notNull(),
+    branchCode: text('branch_code').notNull(),
+    billingPoint: text('billing_point').notNull(),
+    documentType: text('document_type').notNull(),
+    kind: text('kind', { enum: ['set_next', 'split'] }).notNull(),
+    fromNext: bigint('from_next', { mode: 'number' }).notNull(),
+    toNext: bigint('to_next', { mode: 'number' }).notNull(),
+    /** Who: `cli:<user>` or `admin:<user id>`; `migration` for a split. */
+    changedBy: text('changed_by').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('fiscal_series_changes_series_idx').on(t.shop, t.environment, t.branchCode, t.billingPoint, t.documentType),
+    check('fiscal_series_changes_kind_ck', oneOf('kind', ['set_next', 'split'])),
+  ],
+);
 
 /** Every webhook delivery we accepted or refused with 200: audit trail and duplicate count. */
 export const webhookDeliveries = pgTable(
@@ -365,6 +400,7 @@ export const schema = {
   documentEmails,
   fiscalSequences,
   fiscalSkips,
+  fiscalSeriesChanges,
   webhookDeliveries,
   gatewayCalls,
   complianceRequests,

@@ -24,6 +24,7 @@ import {
   pdfTokenFor,
   releaseLease,
   reserveFiscalNumber,
+  skipFiscalNumber,
   updateLeased,
   completedNotes,
   cufeHolder,
@@ -202,6 +203,7 @@ export class DocumentRunner extends PollLoop {
         markSending: (doc, patch, credited) =>
           credited ? saveNoteIfCreditedUnchanged(db, doc, owner, leaseMs, patch, credited) : updateLeased(db, doc, owner, leaseMs, patch),
         reserveNumber: (doc, numbering) => reserveFiscalNumber(db, doc, owner, leaseMs, numbering),
+        releaseNumber: (doc, reason) => skipFiscalNumber(db, doc, owner, leaseMs, reason),
         pdfToken: (id) => pdfTokenFor(db, id),
         documentById: (id) => findDocument(db, id),
         currentInvoice: (shop, orderGid) => currentInvoice(db, shop, orderGid),

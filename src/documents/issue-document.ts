@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../mappers/fiscal/canonical-json.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 import { numberDocument } from '../../mappers/invoice/document-numbering.ts';
+import { invoicePointFor, orderLocationId } from '../../mappers/invoice/issuing-point.ts';
 import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
@@ -93,11 +94,23 @@ async function prepareSend(claimed: DocumentRow, shop: IssuingShop, deps: Issuin
   if (drafted.kind === 'stop') return { kind: 'stop', doc: drafted.doc, transition: drafted.transition };
   let doc = drafted.doc;
 
-  // Map before reserving: a document that cannot be issued must not consume a fiscal number.
+  // Numbered for the other environment and never sent (the process stopped in between, then the shop switched): that
+  // number stays a skip in its own series, and the document is numbered in the shop's environment (docs/series.md).
+  const environment = shop.settings.environment;
+  if (doc.fiscalNumber !== null && !doc.sendMayHaveReached && doc.environment !== null && doc.environment !== environment) {
+    const released = await deps.store.releaseNumber(
+      doc,
+      `numbered for ${doc.environment}, never sent; the shop switched to ${environment}`,
+    );
+    if (!released) return { kind: 'stop', doc, transition: { kind: 'lost' } };
+    doc = released;
+  }
+  // Map before reserving: a document that cannot be issued must not consume a fiscal number. Its series: the
+  // shop's environment, and the branch and point of its invoice (a note) or of the order's location (docs/series.md).
   if (doc.fiscalNumber === null) {
     const reserved = await deps.store.reserveNumber(doc, {
-      branchCode: shop.settings.branchCode,
-      billingPoint: shop.settings.billingPoint,
+      environment: shop.settings.environment,
+      ...(drafted.point ?? invoicePointFor(orderLocationId(doc.snapshot), shop.settings.locations, shop.settings)),
     });
     if (!reserved) return { kind: 'stop', doc, transition: { kind: 'lost' } };
     doc = reserved;

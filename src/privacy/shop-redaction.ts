@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { deleteShopDocuments } from '../documents/store/index.ts';
-import { complianceRequests, fiscalSequences, fiscalSkips, sessions, shops, webhookDeliveries } from '../db/schema.ts';
+import { complianceRequests, fiscalSequences, fiscalSeriesChanges, fiscalSkips, sessions, shops, webhookDeliveries } from '../db/schema.ts';
 
 export interface ShopRedactionResult {
   invoices: number;
@@ -27,6 +27,8 @@ export async function redactShop(db: Db, shop: string): Promise<ShopRedactionRes
     const count = (rows: unknown[]) => rows.length;
     // PDFs go with their document (ON DELETE CASCADE).
     const deleted = await deleteShopDocuments(tx, shop);
+    // Who moved a series' next number (a person's id) goes with the series.
+    await tx.delete(fiscalSeriesChanges).where(eq(fiscalSeriesChanges.shop, shop));
     const result: ShopRedactionResult = {
       gatewayCalls: deleted.gatewayCalls,
       invoices: deleted.documents,

@@ -48,7 +48,7 @@ function fakeStore(journal: Call[], state: StoreState) {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       return { ...doc, ...changes } as DocumentRow;
     },
-    async reserveNumber(doc: DocumentRow, numbering: { branchCode: string; billingPoint: string }) {
+    async reserveNumber(doc: DocumentRow, numbering: { environment: string; branchCode: string; billingPoint: string }) {
       journal.push(['store.reserveNumber', numbering]);
       // As the real statement: a document that has a number keeps it, and gets none.
       if (!write() || doc.fiscalNumber !== null) return undefined;
@@ -64,6 +64,11 @@ function fakeStore(journal: Call[], state: StoreState) {
     },
     async skipsOf() {
       return state.skips;
+    },
+    async releaseNumber(doc: DocumentRow, reason: string) {
+      journal.push(['store.releaseNumber', reason]);
+      if (!write()) return undefined;
+      return { ...doc, fiscalNumber: null, sendMayHaveReached: false };
     },
     async pdfToken(documentId: string) {
       journal.push(['store.pdfToken', documentId]);

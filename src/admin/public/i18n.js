@@ -5,6 +5,7 @@
 import { CODE_WORDS } from './code-words.js';
 import { WORDS_EN } from './words-en.js';
 import { WORDS_ES } from './words-es.js';
+import { SERIES_WORDS_EN, SERIES_WORDS_ES } from './words-series.js';
 
 /** @typedef {'es' | 'en'} Language */
 
@@ -12,8 +13,8 @@ const STORAGE_KEY = 'factura-pa.lang';
 
 /** @type {Record<Language, Record<string, string>>} */
 const dictionaries = {
-  es: { ...WORDS_ES, ...CODE_WORDS },
-  en: { ...WORDS_EN },
+  es: { ...WORDS_ES, ...CODE_WORDS, ...SERIES_WORDS_ES },
+  en: { ...WORDS_EN, ...SERIES_WORDS_EN },
 };
 
 /** @returns {Language | undefined} */

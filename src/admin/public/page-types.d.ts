@@ -38,7 +38,13 @@ export interface ShopView {
   pausedReason: string | null;
   paused: Localized | null;
   environment: 'pruebas' | 'produccion';
-  settings: { environment: 'pruebas' | 'produccion'; branchCode: string; billingPoint: string; mapping: Mapping };
+  settings: {
+    environment: 'pruebas' | 'produccion';
+    branchCode: string;
+    billingPoint: string;
+    locations?: Record<string, { branchCode: string; billingPoint: string }>;
+    mapping: Mapping;
+  };
   credentials: Record<string, boolean> | null;
   complete: boolean;
   missing: string[];

@@ -11,3 +11,4 @@ export * from './order-statements.ts';
 export * from './privacy-statements.ts';
 export * from './query-statements.ts';
 export * from './replacement-statements.ts';
+export * from './series-statements.ts';
