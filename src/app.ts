@@ -16,6 +16,7 @@ import { healthRoutes } from './http/health-routes.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { documentPdfRoute } from './http/document-pdf-route.ts';
 import { completionEmails } from './buyer-email/email-recipient.ts';
+import { AccountantEmailRunner } from './reports/accountant-email-runner.ts';
 import { EmailRunner } from './buyer-email/email-runner.ts';
 import { createMailer } from './buyer-email/smtp-mailer.ts';
 import { DocumentRunner } from './documents/document-runner.ts';
@@ -49,6 +50,8 @@ export interface AppParts {
   worker: DocumentRunner;
   /** Sends buyer e-mails (when SMTP is configured and the worker runs). */
   emails: EmailRunner | undefined;
+  /** Sends the accountant's monthly sales book (when SMTP is configured and the worker runs). */
+  accountantEmails: AccountantEmailRunner | undefined;
   /** The reconciliation sweep (on a timer when the worker runs and RECONCILE_INTERVAL_MINUTES > 0). */
   sweep: ReconcileSweeper;
   metrics: AppMetrics;
@@ -69,6 +72,8 @@ export interface StartOptions {
   mail?: MailSettings;
   /** An already open database (tests share one); otherwise opened from the configuration. */
   database?: Database;
+  /** The clock that says which month has ended (the accountant's e-mail, the reports' months); tests set it. */
+  clock?: () => Date;
 }
 
 export async function startApp(o: StartOptions): Promise<AppParts> {
@@ -167,6 +172,8 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         appUrl: appUrl.origin,
         wakeWorker: () => worker.wake(),
         emails: { configured: emails !== undefined, wake: () => emails?.runner.wake() },
+        accountantEmails: { configured: emails !== undefined, wake: () => emails?.accountant.wake() },
+        ...(o.clock ? { now: o.clock } : {}),
         gatewaySlots: worker.gatewaySlots,
         shopifyAdmin: admin,
         logger,
@@ -185,6 +192,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   if (config.worker.enabled) worker.start();
   if (config.worker.enabled && config.reconcile.intervalMinutes > 0) sweep.start();
   if (config.worker.enabled) emails?.runner.start();
+  if (config.worker.enabled) emails?.accountant.start();
 
   return {
     config,
@@ -197,6 +205,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     admin,
     worker,
     emails: emails?.runner,
+    accountantEmails: emails?.accountant,
     sweep,
     metrics,
     server,
@@ -205,6 +214,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
       await sweep.stop();
       await worker.stop();
       await emails?.runner.stop();
+      await emails?.accountant.stop();
       emails?.mailer.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -225,12 +235,25 @@ function startEmails(o: StartOptions, database: Database, admin: ShopifyAdmin) {
   const { smtpUrl, ...options } = mail;
   const mailer = createMailer({ smtpUrl });
   o.logger.info({ server: mailer.server, from: mail.from }, 'buyer e-mail is on: authorized documents are e-mailed to buyers');
+  const names = shopNames(admin);
   const runner = new EmailRunner({
     db: database.db,
     mailer,
-    shopNames: shopNames(admin),
+    shopNames: names,
     logger: o.logger,
     options: { ...options, leaseMs: o.config.worker.leaseMs, pollMs: o.config.worker.pollMs * 4 },
   });
-  return { mailer, runner };
+  const accountant = new AccountantEmailRunner({
+    db: database.db,
+    mailer,
+    shopName: async (shop) => {
+      const name = await names(shop);
+      return name.ok ? name.data : shop;
+    },
+    logger: o.logger,
+    // The month's e-mail is looked for every few seconds: one statement, and at most once per shop and month.
+    options: { ...options, leaseMs: o.config.worker.leaseMs, pollMs: o.config.worker.pollMs * 20 },
+    ...(o.clock ? { now: o.clock } : {}),
+  });
+  return { mailer, runner, accountant };
 }

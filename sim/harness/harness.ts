@@ -39,6 +39,10 @@ export interface HarnessOptions {
    * gateway's base URL, the Admin API's origin) and returns the one it should use instead.
    */
   through?: { gateway?: (url: string) => Promise<string>; admin?: (origin: string) => Promise<string> };
+  /** The app's clock for what depends on the date (the accountant's monthly e-mail); the system's otherwise. */
+  clock?: () => Date;
+  /** The app's encryption key (another app on the same database needs the same one); a random one otherwise. */
+  encryptionKey?: Buffer;
 }
 
 export async function freePort(): Promise<number> {
@@ -72,7 +76,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const app = await startApp({
     config,
     logger: o.logger ?? silentLogger,
-    encryptionKey: randomBytes(32),
+    encryptionKey: o.encryptionKey ?? randomBytes(32),
     shopify: {
       apiKey: TEST_API_KEY,
       apiSecret: TEST_API_SECRET,
@@ -87,6 +91,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       timeoutMs: config.gatewayTimeoutMs,
     },
     database: o.database,
+    ...(o.clock ? { clock: o.clock } : {}),
   });
 
   return {

@@ -54,6 +54,11 @@ function fakeStore(journal: Call[], state: StoreState) {
       if (!write() || doc.fiscalNumber !== null) return undefined;
       return { ...doc, ...numbering, fiscalNumber: state.nextNumber++, sendMayHaveReached: false };
     },
+    async releaseNumber(doc: DocumentRow, reason: string) {
+      journal.push(['store.releaseNumber', reason]);
+      if (!write()) return undefined;
+      return { ...doc, fiscalNumber: null, sendMayHaveReached: false };
+    },
     // Reads for the checks of the gateway's answers; not journaled (they change nothing).
     async cufeHolder(_shop: string, cufe: string, exceptId: string) {
       const id = state.cufeHolders.get(cufe);
@@ -64,11 +69,6 @@ function fakeStore(journal: Call[], state: StoreState) {
     },
     async skipsOf() {
       return state.skips;
-    },
-    async releaseNumber(doc: DocumentRow, reason: string) {
-      journal.push(['store.releaseNumber', reason]);
-      if (!write()) return undefined;
-      return { ...doc, fiscalNumber: null, sendMayHaveReached: false };
     },
     async pdfToken(documentId: string) {
       journal.push(['store.pdfToken', documentId]);

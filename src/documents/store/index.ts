@@ -12,3 +12,4 @@ export * from './privacy-statements.ts';
 export * from './query-statements.ts';
 export * from './replacement-statements.ts';
 export * from './series-statements.ts';
+export * from './report-statements.ts';

@@ -14,10 +14,10 @@ import {
   answers,
   authorizedInvoice,
   claimedInvoice,
-  gatewayPdf,
   issuingShop,
   orderBody,
   sentDocument,
+  gatewayPdf,
 } from '../../support/issuing-factories.ts';
 import { type IssuingWorld, issuingWorld } from '../../support/issuing-fakes.ts';
 import { readOrderFixture } from '../../support/order-fixtures.ts';
