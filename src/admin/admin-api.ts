@@ -22,6 +22,7 @@ import {
   retryShopDocument,
 } from '../documents/store/index.ts';
 import { decodeCursor, encodeCursor, isUuid, parseSearch } from './list-params.ts';
+import { requestedIds } from './buyer-request-view.ts';
 import { findDetail, shopState } from './document-detail.ts';
 import { documentSummary, fiscalNumbers } from './document-view.ts';
 import { localize, render } from '../messages/catalogue.ts';
@@ -272,8 +273,12 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     // A note's row names its invoice's number.
     const invoiceIds = new Set(page.rows.map((r) => r.invoiceId).filter((i) => i !== null));
     const numbers = fiscalNumbers(await fiscalNumbersOf(deps.db, shop, [...invoiceIds]));
+    const requested = await requestedIds(
+      deps.db,
+      page.rows.map((r) => r.id),
+    );
     res.json({
-      invoices: page.rows.map((r) => documentSummary(r, state, numbers)),
+      invoices: page.rows.map((r) => ({ ...documentSummary(r, state, numbers), buyerRequested: requested.has(r.id) })),
       nextCursor: page.next ? encodeCursor(page.next) : null,
     });
   });

@@ -96,6 +96,7 @@ export async function renderSettings(container, ctx) {
         tipDescription: value('mapping.tipDescription'),
         tipCode: value('mapping.tipCode'),
       },
+      buyerRequests: { enabled: checked('buyerRequests.enabled'), days: Number(value('buyerRequests.days').trim() || NaN) },
     };
     const branch = validateBranch(body.branchCode);
     if (branch) problems.push({ path: 'branchCode', message: branch });
@@ -245,6 +246,16 @@ export async function renderSettings(container, ctx) {
         ['app_email', 'provider_email', 'paper'].map((v) => [v, t(`settings.cafeDelivery.${v}`)]),
         mapping.cafeDelivery,
       ),
+    ),
+    section(
+      t('settings.buyerRequests'),
+      t('settings.buyerRequestsHelp'),
+      fields.checkbox('buyerRequests.enabled', t('settings.buyerRequestsEnabled'), settings.buyerRequests.enabled),
+      fields.text('buyerRequests.days', t('settings.buyerRequestsDays'), String(settings.buyerRequests.days), {
+        type: 'number',
+        maxlength: 3,
+        help: t('settings.buyerRequestsDaysHelp'),
+      }),
     ),
     section(
       t('settings.payments'),
