@@ -32,6 +32,13 @@ export function cufeNamingOtherNumber(cufe: string, offset: number): string {
   return buildCufe({ ...fields, fiscalNumber: number });
 }
 
+/** A well-formed CUFE for the same document issued by another taxpayer (a real RUC and DV, docs/reference/panama-fe.md). */
+export function cufeOfOtherIssuer(cufe: string): string {
+  const fields = parseCufe(cufe);
+  if (!fields) return cufe;
+  return buildCufe({ ...fields, ruc: '155646463-2-2017', dv: '86' });
+}
+
 /**
  * A 201 whose message repeats what the request carried: the Authorization header and the passwords of the
  * credentials block, raw, URL-encoded, in HTTP Basic (base64) and JSON-escaped inside a quoted string.

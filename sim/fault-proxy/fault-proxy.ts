@@ -6,6 +6,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo, Socket } from 'node:net';
 import {
   cufeNamingOtherNumber,
+  cufeOfOtherIssuer,
   echoSecretsAnswer,
   errorAnswer,
   parseJson,
@@ -137,6 +138,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Runni
           status,
           withCufe(answer.body.toString('utf8'), (c) => cufeNamingOtherNumber(c, fault.numberOffset ?? 1000)),
         );
+      case 'cufe_other_issuer':
+        return send(res, status, withCufe(answer.body.toString('utf8'), cufeOfOtherIssuer));
       case 'duplicate_cufe':
         return send(
           res,

@@ -19,6 +19,8 @@ export type Fault =
   | { kind: 'fake_cufe'; cufe?: string }
   /** SendDocument's upstream success with a well-formed CUFE naming another fiscal number (`numberOffset`, default 1000). */
   | { kind: 'cufe_other_number'; numberOffset?: number }
+  /** SendDocument's upstream success with a well-formed CUFE naming another issuer (RUC 155646463-2-2017, DV 86). */
+  | { kind: 'cufe_other_issuer' }
   /** SendDocument's upstream success with the first CUFE this proxy passed (another document's). */
   | { kind: 'duplicate_cufe' }
   /** Answered by the proxy with this gateway error code, without asking upstream (e.g. 201 to everything, 102). */

@@ -1,8 +1,8 @@
 // What the checks of a gateway's answers ask the documents table (docs/gateway-checks.md): who else holds a CUFE, the
 // shop's issuer as its earlier authorizations name it, and how many numbers a document has skipped.
-import { and, count, desc, eq, isNotNull, ne } from 'drizzle-orm';
+import { and, count, desc, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { documents, fiscalSkips } from '../../db/schema.ts';
+import { documents, fiscalSkips, shops } from '../../db/schema.ts';
 
 /** Another document of the shop that holds this CUFE, if any (its id and fiscal number). */
 export async function cufeHolder(db: Db, shop: string, cufe: string, exceptId: string): Promise<{ id: string } | undefined> {
@@ -14,15 +14,22 @@ export async function cufeHolder(db: Db, shop: string, cufe: string, exceptId: s
   return rows[0];
 }
 
-/** A CUFE the shop's documents were authorized under (the latest), other than this document's: it names the issuer. */
+/**
+ * The CUFE of the shop's latest completed document, other than this one, when it was authorized since the shop's
+ * settings last changed: it names the shop's issuer (a merchant who changes the taxpayer's credentials starts again).
+ * One row through the (shop, status, created_at) index, whatever the shop's size.
+ */
 export async function shopIssuerCufe(db: Db, shop: string, exceptId: string): Promise<string | undefined> {
   const rows = await db
-    .select({ cufe: documents.cufe })
+    .select({ cufe: documents.cufe, authorizedAt: documents.authorizedAt, settingsAt: shops.updatedAt })
     .from(documents)
-    .where(and(eq(documents.shop, shop), eq(documents.status, 'completed'), isNotNull(documents.cufe), ne(documents.id, exceptId)))
+    .innerJoin(shops, eq(shops.shop, documents.shop))
+    .where(and(eq(documents.shop, shop), eq(documents.status, 'completed'), ne(documents.id, exceptId)))
     .orderBy(desc(documents.createdAt))
     .limit(1);
-  return rows[0]?.cufe ?? undefined;
+  const latest = rows[0];
+  if (!latest?.cufe || !latest.authorizedAt || latest.authorizedAt < latest.settingsAt) return undefined;
+  return latest.cufe;
 }
 
 /** How many fiscal numbers the document has skipped (102 for a number used outside the app). */

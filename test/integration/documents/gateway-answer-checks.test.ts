@@ -45,14 +45,22 @@ describe.each(testDatabases)('a lying gateway on $name', (target) => {
     run.h.app.worker.wake();
   };
 
-  it('a CUFE of 66 × X, one naming another number, or another document’s: needs attention, nothing written or e-mailed', async () => {
+  it('a CUFE of 66 × X, naming another number, another document’s or another issuer’s: needs attention, nothing sent on', async () => {
     const shop = await run.shop();
     await run.until(await run.pay(shop), ['completed']);
-    for (const fault of [{ kind: 'fake_cufe' }, { kind: 'cufe_other_number' }, { kind: 'duplicate_cufe' }] as const) {
+    const faults = [
+      { kind: 'fake_cufe' },
+      { kind: 'cufe_other_number' },
+      { kind: 'duplicate_cufe' },
+      { kind: 'cufe_other_issuer' },
+    ] as const;
+    const codes: (string | null)[] = [];
+    for (const fault of faults) {
       run.gateway.setRules([{ operation: 'SendDocument', fault, times: 1 }]);
       const gid = await run.pay(shop);
       const row = await run.until(gid, ['needs_attention']);
       expect(row).toMatchObject({ lastErrorKind: 'unverified', cufe: null, sendMayHaveReached: true, step: 'send' });
+      codes.push(row.lastErrorCode);
       expect(lastErrorText(row)).toMatch(/^The provider answered that the invoice 0000-001-\d{10} was authorized, but its answer does not/);
       expect(run.h.simulator.metafields(gid)).toEqual([]);
       expect(await emailsOf(row.id)).toEqual([]);
@@ -63,6 +71,7 @@ describe.each(testDatabases)('a lying gateway on $name', (target) => {
       expect(done.fiscalNumber).toBe(row.fiscalNumber);
       expect(done.cufe).toMatch(new RegExp(`^FE01.{36}${String(row.fiscalNumber).padStart(10, '0')}001`));
     }
+    expect(codes).toEqual(['cufe_format', 'cufe_other_document', 'cufe_other_document', 'cufe_issuer']);
   });
 
   it("another document's PDF is never kept: fetched again, then needs attention; the buyer gets nothing", async () => {

@@ -3,11 +3,13 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildCufe } from '../../../mappers/fiscal/cufe.ts';
+import { on201 } from '../../../src/documents/answer-rules.ts';
 import { issueStep } from '../../../src/documents/issue-document.ts';
 import type { DocumentRow } from '../../../src/documents/store/index.ts';
 import { render } from '../../../src/messages/catalogue.ts';
 import { asMessage } from '../../../src/messages/message.ts';
 import { DEFAULT_SANDBOX_ISSUER } from '../../../sim/sandbox/sandbox-access.ts';
+import { mulberry32 } from '../../../sim/sandbox/seeded-random.ts';
 import {
   AUTHORIZED,
   CUFE,
@@ -170,5 +172,30 @@ describe('201: the document’s fault only when it repeats while others are auth
     const second = await step(doc);
     expect(second.next).toMatchObject({ kind: 'retry', patch: { repeated201: 2 } });
     expect((await step({ ...doc, repeated201: 2 })).next).toMatchObject({ kind: 'attention', error: { code: '201' } });
+  });
+});
+
+describe('a gateway failing one SendDocument in ten with 201 (others authorized meanwhile)', () => {
+  it('sends about one document in a thousand to a person, not one in a hundred', () => {
+    const random = mulberry32(25);
+    const rejection = { kind: 'rejected' as const, code: '201', message: { key: 'rejected', params: {} } };
+    world.deps.pulse = { authorizedSince: () => true };
+    let toPerson = 0;
+    const documents = 20_000;
+    for (let d = 0; d < documents; d++) {
+      let doc: DocumentRow = { ...claimed(), documentHash: 'h', repeated201: 0, last201At: null };
+      for (;;) {
+        if (random() >= 0.1) break; // authorized
+        const next = on201(doc, 'h', rejection, world.deps);
+        if (next.kind === 'attention') {
+          toPerson++;
+          break;
+        }
+        doc = { ...doc, ...(next as { patch: Partial<DocumentRow> }).patch };
+      }
+    }
+    // 0.1³ = 1 in 1,000 (the old rule, a second 201, sent 1 in 100).
+    expect(toPerson).toBeGreaterThan(documents / 2000);
+    expect(toPerson).toBeLessThan(documents / 500);
   });
 });
