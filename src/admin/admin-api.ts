@@ -4,13 +4,19 @@
 import type { Shopify } from '@shopify/shopify-api';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { z } from 'zod';
-import { CODE_TABLES, DEFAULT_PAYMENT_FORMS, TRANSACTION_DEFAULT_FIELDS, ownEntry } from '../../mappers/invoice/mapping-settings.ts';
+import {
+  CODE_TABLES,
+  DEFAULT_PAYMENT_FORMS,
+  SALE_DOCUMENT_TYPES,
+  TRANSACTION_DEFAULT_FIELDS,
+  ownEntry,
+} from '../../mappers/invoice/mapping-settings.ts';
 import type { Db } from '../db/database.ts';
 import { CREDENTIAL_FIELDS, type GatewayCredentials } from '../gateway/gateway-types.ts';
 import type { GatewaySettings } from '../gateway/gateway-client.ts';
 import type { Logger } from '../logger.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
-import { credentialsInputSchema, maskCredentials, settingsInputSchema } from '../shops/shop-settings.ts';
+import { credentialsInputSchema, maskCredentials, settingsInputSchema, settingsProblems } from '../shops/shop-settings.ts';
 import { testGatewayConnection } from './connection-test.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../db/document-state.ts';
 import {
@@ -139,7 +145,7 @@ async function shopView(deps: AdminApiDeps, shop: Shop) {
     missing,
     counts: await countByStatus(deps.db, shop.shop),
     // Code tables for the form's selects: the server's lists, so the page never drifts from the schema.
-    choices: CODE_TABLES,
+    choices: { ...CODE_TABLES, typeDocument: SALE_DOCUMENT_TYPES },
     defaultPaymentForms: DEFAULT_PAYMENT_FORMS,
     // The form's fields, from the schemas: the page never keeps its own list.
     fields: { credentials: CREDENTIAL_FIELDS, transactionDefaults: TRANSACTION_DEFAULT_FIELDS },
@@ -184,7 +190,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const body = bodyObject(req);
     const credentials = mergeCredentials(current.credentials, body.credentials);
     const parsed = settingsInputSchema.safeParse({ ...body, credentials });
-    if (!parsed.success) return badRequest(res, zodProblems(parsed.error), 'invalid settings');
+    if (!parsed.success) return badRequest(res, settingsProblems(parsed.error), 'invalid settings');
     const saved = await deps.shops.saveSettings(current.shop, parsed.data);
     if (!saved.ok) {
       res.status(409).json({

@@ -79,6 +79,7 @@ export async function renderSettings(container, ctx) {
         paymentForms: table('mapping.paymentForms'),
         defaultPaymentForm: value('mapping.defaultPaymentForm'),
         checkoutAttributes: Object.fromEntries(ATTRIBUTES.map((k) => [k, value(`mapping.checkoutAttributes.${k}`)])),
+        customerTaxIdMetafield: metafield(),
         defaultLocationCode: value('mapping.defaultLocationCode').trim(),
         cafeDelivery: value('mapping.cafeDelivery'),
         creditNoteNatureOperation: value('mapping.creditNoteNatureOperation'),
@@ -98,7 +99,30 @@ export async function renderSettings(container, ctx) {
     return { body, problems };
   }
 
+  /** The customer metafield with the RUC: both parts empty means none (the server names a missing half). */
+  function metafield() {
+    const namespace = value('mapping.customerTaxIdMetafield.namespace').trim();
+    const key = value('mapping.customerTaxIdMetafield.key').trim();
+    return namespace === '' && key === '' ? null : { namespace, key };
+  }
+
   // ── sections ────────────────────────────────────────────────────────────────────
+
+  /** deliveryCAFE: what the delivery above says (the default), or a fixed code. */
+  function deliveryCodeSelect() {
+    const path = 'mapping.transactionDefaults.deliveryCAFE';
+    const select = fields.select(
+      path,
+      t('settings.td.deliveryCAFE'),
+      mapping.transactionDefaults.deliveryCAFE ?? '',
+      shop.choices.deliveryCAFE,
+      'deliveryCAFE',
+    );
+    fields
+      .input(path)
+      .prepend(h('option', { value: '', selected: mapping.transactionDefaults.deliveryCAFE === undefined }, t('settings.td.auto')));
+    return select;
+  }
 
   const formBanner = h('div', { class: 'stack', id: 'settings-banner' });
   const testResult = h('div', { id: 'connection-result', 'aria-live': 'polite' });
@@ -200,16 +224,16 @@ export async function renderSettings(container, ctx) {
       h(
         'div',
         { class: 'grid grid--2' },
-        TRANSACTION_DEFAULTS.map((k) => {
-          const path = `mapping.transactionDefaults.${k}`;
-          const select = fields.select(path, t(`settings.td.${k}`), mapping.transactionDefaults[k] ?? '', shop.choices[k], k);
-          // deliveryCAFE may follow the delivery below instead of a fixed code.
-          if (k === 'deliveryCAFE') {
-            const automatic = h('option', { value: '', selected: mapping.transactionDefaults[k] === undefined }, t('settings.td.auto'));
-            fields.input(path).prepend(automatic);
-          }
-          return select;
-        }),
+        // deliveryCAFE is asked once, with the delivery to the buyer below.
+        TRANSACTION_DEFAULTS.filter((k) => k !== 'deliveryCAFE').map((k) =>
+          fields.select(
+            `mapping.transactionDefaults.${k}`,
+            t(`settings.td.${k}`),
+            mapping.transactionDefaults[k] ?? '',
+            shop.choices[k],
+            k,
+          ),
+        ),
         fields.select(
           'mapping.creditNoteNatureOperation',
           t('settings.creditNoteNatureOperation'),
@@ -228,6 +252,7 @@ export async function renderSettings(container, ctx) {
         ['app_email', 'provider_email', 'paper'].map((v) => [v, t(`settings.cafeDelivery.${v}`)]),
         mapping.cafeDelivery,
       ),
+      deliveryCodeSelect(),
     ),
     section(
       t('settings.payments'),
@@ -261,6 +286,25 @@ export async function renderSettings(container, ctx) {
         ATTRIBUTES.map((k) =>
           fields.text(`mapping.checkoutAttributes.${k}`, t(`settings.attr.${k}`), mapping.checkoutAttributes[k], { maxlength: 100 }),
         ),
+      ),
+    ),
+    section(
+      t('settings.customerTaxId'),
+      t('settings.customerTaxIdHelp'),
+      h(
+        'div',
+        { class: 'grid grid--2' },
+        fields.text(
+          'mapping.customerTaxIdMetafield.namespace',
+          t('settings.metafieldNamespace'),
+          mapping.customerTaxIdMetafield?.namespace ?? '',
+          {
+            maxlength: 255,
+          },
+        ),
+        fields.text('mapping.customerTaxIdMetafield.key', t('settings.metafieldKey'), mapping.customerTaxIdMetafield?.key ?? '', {
+          maxlength: 64,
+        }),
       ),
     ),
     section(

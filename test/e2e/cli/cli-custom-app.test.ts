@@ -274,7 +274,7 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`status:            Authorized (completed)\n`);
     expect(shown.stdout).toContain(`cufe:              ${authorized}\n`);
-    expect(shown.stdout).toMatch(/pdf: {15}\{"stored":true,"bytes":\d+,"sha256":"[0-9a-f]{64}"\}/);
+    expect(shown.stdout).toMatch(/pdf: {15}stored, \d+ bytes, SHA-256 [0-9a-f]{64}\n/);
     // The PDF link's token is a credential: not printed.
     const pdfToken = /invoices\/([A-Za-z0-9_-]{32})\.pdf/.exec(
       simulator.metafields('gid://shopify/Order/5900000001001', SHOP).find((m) => m.key === 'pdf_url')!.value,
@@ -335,7 +335,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
     [['add', '--shop', TOKEN, '--access-token', TOKEN], /^shops add: --shop must be the store's myshopify\.com domain/],
     [['configure', '--shop', 'tienda.myshopify.com'], /^shops configure: --file is required/],
     [['list', '--json=yes'], /^shops list: --json takes no value/],
-    [['frobnicate'], /^usage:/],
+    [['frobnicate'], /^shops: unknown command "frobnicate" \(the commands are add, configure, list\)\n\nusage:/],
     [[], /^usage:/],
   ])('shops %j → exit 2', async (args, message) => {
     const result = await run('shops', args);
@@ -372,7 +372,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
       ['retry', '--failed', '--status', 'completed'],
       /^invoices retry: --status must be one of Needs attention \(needs_attention\), Failed \(failed\)$/m,
     ],
-    [['frobnicate'], /^usage:/],
+    [['lst'], /^invoices: unknown command "lst" \(the commands are list, show, retry, resend, correct, reinvoice\)\n\nusage:/],
   ])('invoices %j → exit 2', async (args, message) => {
     const result = await run('invoices', args);
     expect(result.code).toBe(2);
@@ -407,7 +407,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
         '  - credentials.Enterprise: Enterprise (enterprise code) is required',
         '  - credentials.Company: Company (taxpayer user at the provider) is required',
         '  - credentials.Token: Token (taxpayer password at the provider) is required',
-        '  - settings: Unrecognized key: "enviroment"',
+        '  - enviroment: is not a setting: check its spelling (docs/merchants.md lists every setting)',
         '',
       ]);
       expect(rejected.err).not.toContain('secreto-2');
