@@ -31,6 +31,8 @@ import { decodeCursor, encodeCursor, isUuid, parseSearch } from './list-params.t
 import { findDetail, shopState } from './document-detail.ts';
 import { documentSummary, fiscalNumbers } from './document-view.ts';
 import { localize, render } from '../messages/catalogue.ts';
+import { message } from '../messages/message.ts';
+import { requestLanguage } from './request-language.ts';
 import { calendarDate, isCursorTime, jsonObjectBody, perShopRateLimit } from './request-guards.ts';
 import { requireSessionToken, shopOf } from './session-token.ts';
 
@@ -256,7 +258,11 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const parsed = listQuerySchema.safeParse(req.query);
     if (!parsed.success) return badRequest(res, zodProblems(parsed.error));
     const { status, kind, from, to, q, cursor, limit } = parsed.data;
-    if (from && to && from > to) return badRequest(res, [{ path: 'to', message: 'must not be before from' }]);
+    if (from && to && from > to) {
+      const language = requestLanguage(req);
+      const said = language === 'en' ? 'must not be before from' : render(message('date_range_inverted', { from, to }), language);
+      return badRequest(res, [{ path: 'to', message: said }], language === 'en' ? undefined : said);
+    }
     const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(cursor);
     if (cursor && (!after || !isCursorTime(after.createdAt)))
       return badRequest(res, [{ path: 'cursor', message: 'is not a cursor this API gave out' }]);

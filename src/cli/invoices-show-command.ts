@@ -2,7 +2,7 @@
 // status word, times in Panama, the PDF and the totals as sentences, the problems one a line, its relatives, what may
 // be done with it and why not (the same decision as the page's), and its gateway calls.
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import { reasonFor } from '../admin/document-view.ts';
+import { actionsOf, reasonFor } from '../admin/document-view.ts';
 import { documentCalls, findDocument, pdfInfo, relatedDocuments } from '../documents/store/index.ts';
 import { localizeProblems, render } from '../messages/catalogue.ts';
 import { asMessage } from '../messages/message.ts';
@@ -16,7 +16,7 @@ import {
   requireDocumentId,
   withContext,
 } from './cli-context.ts';
-import { relativesJson, relativesLines } from './document-relatives.ts';
+import { actionsJson, actionsLines, relativesJson, relativesLines } from './document-relatives.ts';
 import { PANAMA_LABEL, panamaTime, statusWord } from './document-words.ts';
 import { labelled, oneLine, shopStates, summary } from './invoice-output.ts';
 import { terminalText } from './terminal-text.ts';
@@ -56,6 +56,8 @@ export async function show(args: readonly string[], io: CliIo, open: OpenContext
       relatedDocuments(ctx.database.db, row),
     ]);
     const shop = states.get(row.shop)!;
+    // The same decision as the page's (document-actions.ts); the running app e-mails when it has SMTP (the demo its catcher).
+    const actions = actionsOf(row, related, ctx.config.mail !== undefined || ctx.config.demo);
     const times = {
       nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
       authorizedAt: row.authorizedAt,
@@ -87,6 +89,7 @@ export async function show(args: readonly string[], io: CliIo, open: OpenContext
         at: c.createdAt.toISOString(),
       })),
       ...relativesJson(row, related),
+      actions: actionsJson(actions),
     };
     if (flags.has('json')) {
       io.out(JSON.stringify(detail, null, 2));
@@ -110,6 +113,9 @@ export async function show(args: readonly string[], io: CliIo, open: OpenContext
       refundId: undefined,
       invoice: undefined,
       reference: undefined,
+      replacedBy: undefined,
+      replaces: undefined,
+      actions: undefined,
     };
     for (const [key, value] of Object.entries(people)) {
       if (value === null || value === undefined) continue;
@@ -119,6 +125,7 @@ export async function show(args: readonly string[], io: CliIo, open: OpenContext
       io.out('problems:');
       for (const p of problems) io.out(`  - ${terminalText(p.text.en)}`);
     }
+    for (const l of actionsLines(actions)) io.out(l);
     for (const l of relativesLines(row, related, shop)) io.out(l);
     if (calls.length === 0) io.out('gatewayCalls:      none');
     else {

@@ -5,6 +5,7 @@ import { ApiError, api, errorText } from './api.js';
 import { banner, busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createFields, parseTable, validateBillingPoint, validateBranch } from './settings-fields.js';
+import { deliveryCodeSelect, section } from './settings-sections.js';
 
 const SECRET_CREDENTIALS = new Set(['GW_Token', 'Token']);
 const ATTRIBUTES = ['ruc', 'dv', 'businessName', 'address', 'locationCode'];
@@ -108,22 +109,6 @@ export async function renderSettings(container, ctx) {
 
   // ── sections ────────────────────────────────────────────────────────────────────
 
-  /** deliveryCAFE: what the delivery above says (the default), or a fixed code. */
-  function deliveryCodeSelect() {
-    const path = 'mapping.transactionDefaults.deliveryCAFE';
-    const select = fields.select(
-      path,
-      t('settings.td.deliveryCAFE'),
-      mapping.transactionDefaults.deliveryCAFE ?? '',
-      shop.choices.deliveryCAFE,
-      'deliveryCAFE',
-    );
-    fields
-      .input(path)
-      .prepend(h('option', { value: '', selected: mapping.transactionDefaults.deliveryCAFE === undefined }, t('settings.td.auto')));
-    return select;
-  }
-
   const formBanner = h('div', { class: 'stack', id: 'settings-banner' });
   const testResult = h('div', { id: 'connection-result', 'aria-live': 'polite' });
 
@@ -161,14 +146,6 @@ export async function renderSettings(container, ctx) {
   // Polaris puts the page's primary action in its header too; both submit the one form.
   const saveTop = button(t('settings.save'), { variant: 'primary', type: 'submit', id: 'save-settings-top' });
   saveTop.setAttribute('form', 'settings-form');
-
-  const section = (/** @type {string} */ title, /** @type {string} */ help, /** @type {import('./dom.js').Child[]} */ ...content) =>
-    h(
-      'div',
-      { class: 'annotated' },
-      h('div', { class: 'annotated__text' }, h('h2', { class: 'annotated__title' }, title), h('p', { class: 'subdued' }, help)),
-      h('section', { class: 'card' }, h('div', { class: 'card__body stack' }, content)),
-    );
 
   const form = h(
     'form',
@@ -252,7 +229,7 @@ export async function renderSettings(container, ctx) {
         ['app_email', 'provider_email', 'paper'].map((v) => [v, t(`settings.cafeDelivery.${v}`)]),
         mapping.cafeDelivery,
       ),
-      deliveryCodeSelect(),
+      deliveryCodeSelect(fields, mapping, shop.choices.deliveryCAFE),
     ),
     section(
       t('settings.payments'),
