@@ -26,6 +26,8 @@ export const ADMIN_SDL = /* GraphQL */ `
   type Shop {
     name: String!
     myshopifyDomain: String!
+    email: String!
+    contactEmail: String!
   }
 
   type Mutation {

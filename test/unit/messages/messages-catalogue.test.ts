@@ -186,7 +186,7 @@ function renderedAll() {
   for (const language of LANGUAGES) {
     for (const kind of ['invoice', 'credit_note'] as const) {
       const texts = BUYER_EMAIL[language];
-      const facts = { ...FACTS, kind };
+      const facts = { ...FACTS, kind, ...(kind === 'credit_note' ? { invoiceNumber: '0000-001-0000000041' } : {}) };
       email[`${language} ${kind}`] = {
         subject: texts.subject(facts),
         body: texts.body(facts),
