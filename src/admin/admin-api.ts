@@ -49,6 +49,8 @@ export interface AdminApiDeps {
   /** The worker's gateway slots (GATEWAY_CONCURRENCY): a connection test waits for one like any call. */
   gatewaySlots: { run<T>(task: () => Promise<T>): Promise<T> };
   logger: Logger;
+  /** Whether this server e-mails buyers (a document's resend action says so). */
+  emails?: { configured: boolean } | undefined;
 }
 
 export const MAX_PAGE_SIZE = 100;

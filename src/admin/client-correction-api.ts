@@ -30,6 +30,8 @@ export interface ClientCorrectionDeps extends SessionTokenDeps {
   appUrl: string;
   /** Look for due invoices now (after a correction). */
   wakeWorker: () => void;
+  /** Whether this server e-mails buyers (a document's resend action says so). */
+  emails?: { configured: boolean } | undefined;
   logger: Logger;
 }
 

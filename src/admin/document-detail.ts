@@ -11,6 +11,8 @@ export interface DocumentDetailDeps {
   shops: Pick<ShopRepository, 'get'>;
   /** Public origin of the app, for PDF links. */
   appUrl: string;
+  /** Whether this server e-mails buyers (the resend action); absent, the detail does not judge it. */
+  emails?: { configured: boolean } | undefined;
 }
 
 export function shopState(shop: Pick<Shop, 'enabled' | 'pausedReason'> | undefined): ShopState {
@@ -25,7 +27,15 @@ export async function detailOf(deps: DocumentDetailDeps, row: DocumentRow): Prom
     documentCalls(deps.db, row.id, row.shop),
     relatedDocuments(deps.db, row),
   ]);
-  return documentDetail({ row, shop: shopState(shopRow), pdfToken: token, appUrl: deps.appUrl, calls, related });
+  return documentDetail({
+    row,
+    shop: shopState(shopRow),
+    pdfToken: token,
+    appUrl: deps.appUrl,
+    calls,
+    related,
+    ...(deps.emails ? { mailConfigured: deps.emails.configured } : {}),
+  });
 }
 
 /** The shop's document `id`, or undefined when the shop has none by that id. */

@@ -64,7 +64,14 @@ describe.each(testDatabases)('document actions over the admin API and the CLI on
         },
       },
       reissue: { allowed: true, reason: null },
-      resend_email: { allowed: true, reason: null },
+      // The harness has no SMTP: the page would offer no resend either.
+      resend_email: {
+        allowed: false,
+        reason: {
+          es: 'Este servidor no tiene correo configurado (SMTP_URL y MAIL_FROM).',
+          en: 'This server has no e-mail configured (SMTP_URL and MAIL_FROM).',
+        },
+      },
     });
     expect([before.retryable, before.correctable, before.reissuable]).toEqual([false, false, true]);
     expect([before.replacedBy, before.replaces]).toEqual([null, null]);
