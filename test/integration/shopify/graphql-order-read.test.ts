@@ -81,6 +81,24 @@ describe('reading an order through Admin GraphQL from the store simulator', () =
     ]);
   });
 
+  it('a shop that has not granted read_customers: the order is read without its customer', async () => {
+    const narrow = 'tienda-sin-clientes.myshopify.com';
+    const { accessToken } = simulator.addShop(narrow, { scope: 'read_orders,write_orders' });
+    const client = createShopifyAdmin({
+      sessions: { get: async (shop) => new Session({ id: `offline_${shop}`, shop, state: '', isOnline: false, accessToken }) },
+      apiVersion: SHOPIFY_API_VERSION,
+      logger: silentLogger,
+      fetch: rewritingFetch(simulator.origin),
+    });
+    const body = readOrderFixture('taxpayer-client') as Record<string, unknown>;
+    simulator.setOrder(narrow, body);
+    const gid = String(body['admin_graphql_api_id']);
+    const read = await readOrder(client, narrow, gid);
+    if (!read.ok || read.data === null) throw new Error(`not read: ${JSON.stringify(read)}`);
+    const { customer: _left, company: _out, ...rest } = typed(body);
+    expect(typed(read.data.json)).toEqual(rest);
+  });
+
   it('an order the shop does not have reads as none', async () => {
     expect(await readOrder(admin, SHOP, 'gid://shopify/Order/1')).toEqual({ ok: true, data: null });
   });
