@@ -284,7 +284,8 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     ]);
     const state = shopState(shopRow);
     // A note's row names its invoice's number.
-    const invoiceIds = new Set(page.rows.map((r) => r.invoiceId).filter((i) => i !== null));
+    // A note's invoice, and the invoice a re-issue replaces: their numbers name them in the list.
+    const invoiceIds = new Set(page.rows.flatMap((r) => [r.invoiceId, r.replacesId]).filter((i) => i !== null));
     const numbers = fiscalNumbers(await fiscalNumbersOf(deps.db, shop, [...invoiceIds]));
     res.json({
       invoices: page.rows.map((r) => documentSummary(r, state, numbers)),

@@ -98,6 +98,8 @@ export interface DocumentSummary {
   replacesId: string | null;
   /** A credit note's invoice's fiscal number, once the note is linked to it. */
   invoiceNumber: string | null;
+  /** The fiscal number of the invoice this one replaces (a re-issue), when known. */
+  replacesNumber: string | null;
   status: string;
   step: string;
   /** True once the gateway authorized it (the PDF and the write-back may still be on their way). */
@@ -136,6 +138,7 @@ export function documentSummary(row: SummaryRow, shop: ShopState, numbers: Reado
     invoiceId: row.invoiceId,
     replacesId: row.replacesId,
     invoiceNumber: row.invoiceId === null ? null : (numbers.get(row.invoiceId) ?? null),
+    replacesNumber: row.replacesId === null ? null : (numbers.get(row.replacesId) ?? null),
     status: row.status,
     step: row.step,
     authorized: row.cufe !== null,
@@ -298,7 +301,7 @@ export function documentDetail(o: {
 }): DocumentDetail {
   const { row, related } = o;
   const actions = actionsOf(row, related, o.mailConfigured);
-  const numbers = fiscalNumbers([row, ...(related.invoice ? [related.invoice] : [])]);
+  const numbers = fiscalNumbers([row, ...[related.invoice, related.replaces].filter((r) => r !== undefined)]);
   const view = (r: RelatedDocument): RelatedView => ({ ...documentSummary(r, o.shop, numbers), pdfUrl: pdfUrl(o.appUrl, r.pdfToken) });
   const note = row.kind === 'credit_note';
   return {

@@ -32,6 +32,7 @@ const WORDS = {
     dv: 'El dígito verificador 58 no corresponde al RUC 155596713-2-2015.',
     replacedBy: 'Reemplazada por la factura',
     replaces: 'Reemplaza a la factura',
+    replacesShort: (number: string) => `reemplaza a ${number}`,
     replaced: (number: string) => `Ya fue reemplazada por la factura ${number}.`,
     hasNote: /^La factura tiene una nota de crédito \(reembolsos\)/,
     dates: 'La fecha «hasta» (2026-03-01) es anterior a la fecha «desde» (2026-03-02): elija un rango en orden.',
@@ -45,6 +46,7 @@ const WORDS = {
     dv: 'the check digit 58 does not belong to the RUC 155596713-2-2015',
     replacedBy: 'Replaced by invoice',
     replaces: 'Replaces invoice',
+    replacesShort: (number: string) => `replaces ${number}`,
     replaced: (number: string) => `It was replaced already by invoice ${number}.`,
     hasNote: /^The invoice has a credit note \(refunds\)/,
     // English is the API's own wording, as other callers have always read it.
@@ -154,6 +156,9 @@ describe.skipIf(!hasChromium).each(testDatabases)('actions a merchant can trust,
       );
       expect(await fitsWidth(page)).toBe(true);
       await shot('replaced');
+      // The list says it too: the new invoice under the old one's order names what it replaces.
+      await open('#/facturas');
+      await expect.poll(() => page.locator('.kind__replaces').allTextContents(), WAIT).toContain(words.replacesShort(number(invoice)));
     });
 
     it('an invoice with a credit note is not offered for re-issue, and says why', async () => {
