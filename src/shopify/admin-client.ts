@@ -10,7 +10,7 @@ export type AdminResult<T> = { ok: true; data: T } | { ok: false; retryable: boo
 
 /** The port the worker, the sweep and the admin use; tests and the demo reach the store simulator through it. */
 export interface ShopifyAdmin {
-  /** Admin GraphQL, the only Admin API the app calls (Shopify's REST Admin API is closed to new public apps). */
+  /** Admin GraphQL, the only Admin API the app calls (Shopify closed its older Admin API to new public apps). */
   graphql<T>(shop: string, query: string, variables?: Record<string, unknown>): Promise<AdminResult<T>>;
 }
 
