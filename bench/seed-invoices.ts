@@ -83,7 +83,7 @@ export async function seedAuthorizedInvoices(
       Array.from({ length: IN_FLIGHT }, async () => {
         while (next < leased.length) {
           const row = leased[next++]!;
-          const numbering = { branchCode: settings.branchCode, billingPoint: settings.billingPoint };
+          const numbering = { environment: settings.environment, branchCode: settings.branchCode, billingPoint: settings.billingPoint };
           const numbered = await reserveFiscalNumber(db, row, OWNER, 600_000, numbering);
           const parsed = parseShopifyOrder(row.snapshot);
           if (!numbered || !parsed.ok) throw new Error(`seeding ${row.orderGid}: not numbered or not readable`);

@@ -1,6 +1,8 @@
-// The documents the sandbox authorized, filed as the gateway files them: by (Company, codeBranchIssuer,
+// The documents the sandbox authorized, filed as the gateway files them: by (Company, environment, codeBranchIssuer,
 // pointBillingFiscal, typeDocument, numberDocumentFiscal); typeEmission is kept but not part of the key, so each
-// document type has its own numbers. Also by CUFE, for the notes that reference an invoice, with the sum of the
+// document type has its own numbers, and the test and production environments (the DGI's two registries) each their
+// own. DownloadPDF and StatusDocument name no environment: they find the latest document filed under the rest of the
+// key (docs/gateway-api.md, what the app assumes). Also by CUFE, for the notes that reference an invoice, with the sum of the
 // notes of each invoice.
 import type { SandboxDocument } from './rules/gateway-fields.ts';
 import type { SandboxIssuer } from './sandbox-pdf.ts';
@@ -45,12 +47,21 @@ export interface Reservation {
   release(): void;
 }
 
-export function documentKey(company: string, branch: string, point: string, type: string, number: string): string {
-  return JSON.stringify([company, branch, point, type, number]);
+/** `environment` undefined: the key DownloadPDF and StatusDocument look a document up by, whatever its environment. */
+export function documentKey(company: string, branch: string, point: string, type: string, number: string, environment?: string): string {
+  return JSON.stringify([company, branch, point, type, number, ...(environment === undefined ? [] : [environment])]);
+}
+
+/** The key without its environment. */
+function lookupKeyOf(key: string): string {
+  const parts = JSON.parse(key) as string[];
+  return JSON.stringify(parts.slice(0, 5));
 }
 
 export class IssuedDocuments {
   readonly #byKey = new Map<string, IssuedDocument>();
+  /** The latest document filed under each key without its environment. */
+  readonly #latest = new Map<string, IssuedDocument>();
   readonly #byCufe = new Map<string, IssuedDocument>();
   readonly #reserved = new Set<string>();
   readonly #credited = new Map<string, number>();
@@ -60,8 +71,9 @@ export class IssuedDocuments {
     return this.#byKey.has(key) || this.#reserved.has(key);
   }
 
+  /** By its key, or by a key without environment (the latest filed under it). */
   get(key: string): IssuedDocument | undefined {
-    return this.#byKey.get(key);
+    return this.#byKey.get(key) ?? this.#latest.get(key);
   }
 
   /** The document this taxpayer had authorized with this CUFE. */
@@ -85,6 +97,7 @@ export class IssuedDocuments {
       file: (issued) => {
         this.#reserved.delete(key);
         this.#byKey.set(key, issued);
+        this.#latest.set(lookupKeyOf(key), issued);
         this.#byCufe.set(JSON.stringify([issued.company, issued.cufe]), issued);
       },
       release: () => {

@@ -199,6 +199,7 @@ export class SandboxGateway {
       data.pointBillingFiscal,
       data.typeDocument,
       data.numberDocumentFiscal,
+      request.environment,
     );
     if (this.#documents.has(key)) {
       const fiscalNumber = `${document.codeBranchIssuer}-${data.pointBillingFiscal}-${data.numberDocumentFiscal}`;

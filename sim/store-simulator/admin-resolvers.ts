@@ -5,6 +5,7 @@ import { connection, orderFilter } from './connections.ts';
 import { type MetafieldsSetInput, planMetafieldsSet, writeMetafield } from './metafields.ts';
 import { type AdminContext, customerView, metafieldView, orderView, requireAccess } from './order-views.ts';
 import { refundView } from './refund-views.ts';
+import { locationRoot } from './locations.ts';
 import { legacyId, str } from './rest-values.ts';
 import type { OrderRecord } from './shop-state.ts';
 
@@ -20,6 +21,7 @@ export interface OrdersArgs {
 /** The root value handed to graphql-js: one method per root field. */
 export function adminRoot(ctx: AdminContext): Record<string, (args: never) => unknown> {
   return {
+    ...locationRoot(ctx),
     order({ id }: { id: string }): View | null {
       requireAccess(ctx, 'order', 'read_orders');
       const record = ctx.shop.orders.get(id);

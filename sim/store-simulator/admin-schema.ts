@@ -7,6 +7,7 @@
 
 import { buildSchema } from 'graphql';
 import { ORDER_SDL } from './admin-order-schema.ts';
+import { LOCATIONS_SDL } from './locations.ts';
 
 export const ADMIN_SDL = /* GraphQL */ `
   scalar DateTime
@@ -370,4 +371,4 @@ export const ADMIN_SDL = /* GraphQL */ `
   }
 `;
 
-export const adminSchema = buildSchema(`${ADMIN_SDL}\n${ORDER_SDL}`);
+export const adminSchema = buildSchema(`${ADMIN_SDL}\n${ORDER_SDL}\n${LOCATIONS_SDL}`);

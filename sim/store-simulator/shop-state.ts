@@ -44,6 +44,13 @@ export interface CompanyLocationRecord {
   locationName?: string;
 }
 
+/** A place the shop sells or stocks from (a store with its POS tills, a warehouse). */
+export interface LocationRecord {
+  gid: string;
+  name: string;
+  active: boolean;
+}
+
 export interface ShopState {
   /** The shop's name (GraphQL `shop { name }`); by default its myshopify.com handle. */
   name: string;
@@ -55,6 +62,8 @@ export interface ShopState {
   refunds: Map<string, string>;
   customers: Map<string, CustomerRecord>;
   companyLocations: Map<string, CompanyLocationRecord>;
+  /** GID → location, in the order added. */
+  locations: Map<string, LocationRecord>;
   metafields: MetafieldStore;
   refreshes: number;
 }
@@ -100,6 +109,7 @@ export class SimState {
         refunds: new Map(),
         customers: new Map(),
         companyLocations: new Map(),
+        locations: new Map(),
         metafields: new Map(),
         refreshes: 0,
       };

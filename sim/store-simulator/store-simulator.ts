@@ -100,6 +100,12 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
     setCompanyLocationTaxId: (shop, locationGid, taxRegistrationId, opts = {}) =>
       state.setCompanyLocation(shop, locationGid, taxRegistrationId, opts),
 
+    addLocation(shop, { name, id, active = true }) {
+      const gid = id === undefined ? state.nextGid('Location') : `gid://shopify/Location/${id}`;
+      state.shop(shop).locations.set(gid, { gid, name, active });
+      return { id: Number(gid.split('/').pop()), gid };
+    },
+
     metafields(ownerGid, shop) {
       const shops = shop ? [state.shops.get(shop)] : [...state.shops.values()];
       for (const s of shops) {

@@ -203,6 +203,11 @@ export interface StoreSimulator {
   setCustomerLocale(shop: string, customerGid: string, locale: string): void;
   /** The B2B tax id answered through `order.purchasingEntity` for orders whose `company.location_id` is this location. */
   setCompanyLocationTaxId(shop: string, locationGid: string, taxRegistrationId: string | null, options?: CompanyLocationOptions): void;
+  /**
+   * A location of the shop (GraphQL `locations`, `location(id:)`; read_locations): its numeric id (given, or made)
+   * is what an order sold there carries as `location_id`.
+   */
+  addLocation(shop: string, location: { name: string; id?: number; active?: boolean }): { id: number; gid: string };
   /** Metafields written on an order (or customer), in first-write order. */
   metafields(ownerGid: string, shop?: string): StoredMetafield[];
   calls(): ApiCall[];

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Shopify } from '@shopify/shopify-api';
 import type { RequestHandler, Response } from 'express';
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, errors as joseErrors, jwtVerify } from 'jose';
 
 export interface SessionTokenDeps {
   shopify: Pick<Shopify, 'config' | 'utils'>;
@@ -28,6 +28,12 @@ export function shopOf(res: Response): string {
   const shop: unknown = res.locals.shop;
   if (typeof shop !== 'string') throw new Error('shopOf called on a route without requireSessionToken');
   return shop;
+}
+
+/** The staff member of the request's session token (Shopify's user id), when it names one. */
+export function userOf(res: Response): string | undefined {
+  const user: unknown = res.locals.user;
+  return typeof user === 'string' ? user : undefined;
 }
 
 /**
@@ -82,6 +88,9 @@ export function requireSessionToken(deps: SessionTokenDeps): RequestHandler {
       return;
     }
     res.locals.shop = verified.shop;
+    // The merchant's staff member (Shopify's user id), for records of who changed what; verified above.
+    const sub = decodeJwt(token).sub;
+    if (typeof sub === 'string' && sub !== '') res.locals.user = sub;
     next();
   };
 }

@@ -22,6 +22,16 @@ export const COMMANDS: Record<string, CommandEntry> = {
       'invoices list|show|retry|resend|correct|reinvoice …   read invoices, put failed ones back in the queue, e-mail one again, correct their client, re-issue an authorized one to another client',
     load: () => import('./invoices-command.ts'),
   },
+  series: {
+    summary:
+      'series list|set-next …   number series per environment, branch, point and type: where each stands, its gaps, where it continues',
+    load: () => import('./series-command.ts'),
+  },
+  reports: {
+    summary:
+      "reports month --shop <shop> --month YYYY-MM [--environment produccion|pruebas] [--format json|csv|xlsx|zip] [--out FILE]   the accountant's month: figures, sales book, PDFs",
+    load: () => import('./reports-command.ts'),
+  },
   preview: {
     summary:
       'preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]]   print the invoice document of an orders/paid body, or the credit note of a refund of it',

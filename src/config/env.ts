@@ -24,7 +24,7 @@ const envSchema = z.object({
   SHOPIFY_API_KEY: z.string().min(1).optional(),
   SHOPIFY_API_SECRET: z.string().min(1).optional(),
   SHOPIFY_APP_URL: httpUrl.optional(),
-  SHOPIFY_SCOPES: z.string().min(1).default('read_orders,write_orders,read_customers'),
+  SHOPIFY_SCOPES: z.string().min(1).default('read_orders,write_orders,read_customers,read_locations'),
   SHOPIFY_ADMIN_API_ORIGIN: httpUrl.optional(),
 
   GATEWAY_BASE_URL: httpUrl.optional(),
@@ -32,6 +32,10 @@ const envSchema = z.object({
   GATEWAY_AUTH_SCHEME: z.enum(['bearer', 'bare']).default('bearer'),
   GATEWAY_CONCURRENCY: positiveInt.default(8),
   GATEWAY_TIMEOUT_MS: positiveInt.default(30_000),
+  GATEWAY_MAX_ANSWER_BYTES: positiveInt.default(256 * 1024),
+  GATEWAY_MAX_PDF_BYTES: positiveInt.default(5 * 1024 * 1024),
+  SHOPIFY_TIMEOUT_MS: positiveInt.default(15_000),
+  SHOPIFY_MAX_ANSWER_BYTES: positiveInt.default(16 * 1024 * 1024),
 
   ENCRYPTION_KEY: z
     .string()
@@ -104,6 +108,10 @@ export interface AppConfig {
       }
     | undefined;
   gatewayTimeoutMs: number;
+  /** What a gateway answer may weigh: JSON answers, and the PDF of a DownloadPDF answer. */
+  gatewayLimits: { maxAnswerBytes: number; maxPdfBytes: number };
+  /** One Admin API call, headers and body, and what its answer may weigh. */
+  shopifyAdmin: { timeoutMs: number; maxAnswerBytes: number };
   encryptionKey: Buffer | undefined;
   webhookBodyLimitBytes: number;
   /** Bytes of request bodies read or handled at once; beyond, 503 with Retry-After. */
@@ -218,6 +226,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           timeoutMs: env.GATEWAY_TIMEOUT_MS,
         },
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
+    gatewayLimits: { maxAnswerBytes: env.GATEWAY_MAX_ANSWER_BYTES, maxPdfBytes: env.GATEWAY_MAX_PDF_BYTES },
+    shopifyAdmin: { timeoutMs: env.SHOPIFY_TIMEOUT_MS, maxAnswerBytes: env.SHOPIFY_MAX_ANSWER_BYTES },
     encryptionKey: key === undefined ? undefined : Buffer.from(key, key.length === 64 ? 'hex' : 'base64'),
     webhookBodyLimitBytes: env.WEBHOOK_BODY_LIMIT_BYTES,
     bodyBytesInFlight: env.BODY_BYTES_IN_FLIGHT,

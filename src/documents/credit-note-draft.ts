@@ -94,6 +94,10 @@ function outcomeOf(
         // The note's client is the invoice's.
         taxIdSource: invoice.taxIdSource ?? undefined,
         credited: { invoiceId: invoice.id, noteIds: notes.map((n) => n.id) },
+        // Numbered in its invoice's branch and point, in its own type's series (docs/series.md).
+        ...(invoice.branchCode && invoice.billingPoint
+          ? { point: { branchCode: invoice.branchCode, billingPoint: invoice.billingPoint } }
+          : {}),
       };
     case 'nothing':
       return stop({ kind: 'skipped', reason: message(`credit_${result.reason}`) });

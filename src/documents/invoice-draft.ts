@@ -2,7 +2,7 @@
 // shop's own Admin API with where its buyer's tax id is kept, its transactions when several gateways paid it, and the
 // merchant's correction of the client, mapped by the pure mappers. Returns the draft, or what should happen instead.
 import { storedCorrection } from '../../mappers/invoice/client-correction.ts';
-import type { DocumentDraft } from '../../mappers/invoice/document-numbering.ts';
+import type { DocumentDraft, IssuingPoint } from '../../mappers/invoice/document-numbering.ts';
 import type { BuyerFacts, TaxIdSource } from '../../mappers/invoice/invoice-client.ts';
 import { needsTransactions, orderToDraft, parseOrderTransactions, type OrderTransaction } from '../../mappers/invoice/order-to-document.ts';
 import type { MappingProblem } from '../../mappers/mapping-problems.ts';
@@ -13,7 +13,15 @@ import type { DocumentRow } from './store/document-rows.ts';
 
 /** The draft, or what should happen instead; either way the document as this step left it. */
 export type DraftOutcome =
-  | { kind: 'draft'; doc: DocumentRow; draft: DocumentDraft; taxIdSource: TaxIdSource | undefined; credited?: CreditedNotes }
+  | {
+      kind: 'draft';
+      doc: DocumentRow;
+      draft: DocumentDraft;
+      taxIdSource: TaxIdSource | undefined;
+      credited?: CreditedNotes;
+      /** Where the document is issued from when it is not the order's (a credit note: its invoice's branch and point). */
+      point?: IssuingPoint;
+    }
   | { kind: 'stop'; doc: DocumentRow; transition: Transition };
 
 export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): Promise<DraftOutcome> {

@@ -5,10 +5,12 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../mappers/fiscal/canonical-json.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 import { numberDocument } from '../../mappers/invoice/document-numbering.ts';
+import { invoicePointFor, orderLocationId } from '../../mappers/invoice/issuing-point.ts';
 import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
-import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
+import { cufeLookupUrl, pdfShowsAmount } from './pdf-cufe.ts';
+import { checkAuthorization, checkPdf, foreignDuplicate, on201, ownCufeInPdf } from './answer-rules.ts';
 import { pdfUrl } from './pdf-link.ts';
 import { type Message, message } from '../messages/message.ts';
 import { creditNoteDraft } from './credit-note-draft.ts';
@@ -92,11 +94,23 @@ async function prepareSend(claimed: DocumentRow, shop: IssuingShop, deps: Issuin
   if (drafted.kind === 'stop') return { kind: 'stop', doc: drafted.doc, transition: drafted.transition };
   let doc = drafted.doc;
 
-  // Map before reserving: a document that cannot be issued must not consume a fiscal number.
+  // Numbered for the other environment and never sent (the process stopped in between, then the shop switched): that
+  // number stays a skip in its own series, and the document is numbered in the shop's environment (docs/series.md).
+  const environment = shop.settings.environment;
+  if (doc.fiscalNumber !== null && !doc.sendMayHaveReached && doc.environment !== null && doc.environment !== environment) {
+    const released = await deps.store.releaseNumber(
+      doc,
+      `numbered for ${doc.environment}, never sent; the shop switched to ${environment}`,
+    );
+    if (!released) return { kind: 'stop', doc, transition: { kind: 'lost' } };
+    doc = released;
+  }
+  // Map before reserving: a document that cannot be issued must not consume a fiscal number. Its series: the
+  // shop's environment, and the branch and point of its invoice (a note) or of the order's location (docs/series.md).
   if (doc.fiscalNumber === null) {
     const reserved = await deps.store.reserveNumber(doc, {
-      branchCode: shop.settings.branchCode,
-      billingPoint: shop.settings.billingPoint,
+      environment: shop.settings.environment,
+      ...(drafted.point ?? invoicePointFor(orderLocationId(doc.snapshot), shop.settings.locations, shop.settings)),
     });
     if (!reserved) return { kind: 'stop', doc, transition: { kind: 'lost' } };
     doc = reserved;
@@ -144,7 +158,10 @@ async function sendOutcome(
   deps: IssuingDeps,
 ): Promise<Transition> {
   switch (outcome.kind) {
-    case 'authorized':
+    case 'authorized': {
+      // Believed only when it checks out (docs/gateway-checks.md); else a person looks, the number kept.
+      const unbelieved = await checkAuthorization(sending, outcome, deps);
+      if (unbelieved) return unbelieved;
       return {
         kind: 'advance',
         to: 'pdf',
@@ -157,9 +174,14 @@ async function sendOutcome(
         },
         authorizedInvoice: sending.kind === 'invoice',
       };
+    }
     case 'duplicate':
       if (previous.sendMayHaveReached) return reconcile(sending, shop, deps);
-      return { kind: 'skip_number', number: formatFiscalNumber(sending) };
+      return foreignDuplicate(
+        sending,
+        () => deps.gateway.run((gateway) => gateway.statusDocument({ credentials: credentials(shop), key: documentKey(sending) })),
+        deps,
+      );
     case 'rejected': {
       const error = failed(
         'rejected',
@@ -172,9 +194,8 @@ async function sendOutcome(
         },
         outcome.code,
       );
-      // A 201 may be a passing fault; the same 201 for the same document again is the document's fault.
-      const repeated = outcome.code === '201' && previous.lastErrorCode === '201' && previous.documentHash === documentHash;
-      if (outcome.code === '201' && !repeated) return { kind: 'retry', error };
+      // A 201 may be a passing fault, or the gateway's incident; repeated while others are authorized, the document's.
+      if (outcome.code === '201') return on201(previous, documentHash, error, deps);
       return { kind: 'attention', error };
     }
     case 'credentials':
@@ -206,9 +227,9 @@ async function reconcile(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps)
   if (pdf.kind === 'unavailable') return { kind: 'retry', error: failed('indeterminate', 'indeterminate', { reason: pdf.reason }) };
   if (pdf.kind === 'not_found') return unrecoverable;
 
-  const cufe = await extractCufeFromPdf(pdf.pdf);
-  // The number may also have been taken by someone else after our attempt failed: adopt the gateway's document
-  // only if its PDF shows this document's total.
+  // The PDF's own CUFE (a note's PDF prints its invoice's too), naming this document as sent. The number may also have
+  // been taken by someone else after our attempt failed: adopt the gateway's document only if it shows our total.
+  const cufe = await ownCufeInPdf(doc, pdf.pdf, deps);
   const total = (doc.document as GatewayDocument | null)?.totalsSubTotals.totalInvoice;
   if (!cufe || !total || !(await pdfShowsAmount(pdf.pdf, total))) return unrecoverable;
   return {
@@ -233,7 +254,8 @@ async function pdfStep(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): 
   const outcome = await deps.gateway.run((gateway) => gateway.downloadPdf({ credentials: credentials(shop), key: documentKey(doc) }));
   switch (outcome.kind) {
     case 'pdf':
-      return { kind: 'advance', to: 'writeback', pdf: outcome.pdf, patch: {} };
+      // Kept only when it is this document's: it prints this CUFE (docs/gateway-checks.md).
+      return (await checkPdf(doc, outcome.pdf)) ?? { kind: 'advance', to: 'writeback', pdf: outcome.pdf, patch: {} };
     case 'credentials':
       return { kind: 'pause_shop', error: failed('credentials', 'credentials', { gatewayMessage: outcome.message }, outcome.code) };
     case 'not_found':

@@ -1,12 +1,12 @@
 // What issuing a document needs from the outside, as interfaces: the runner passes the real ones, the use case's
 // tests pass fakes that `satisfies` them. Each says what it promises, not how.
-import type { IssuingPoint } from '../../mappers/invoice/document-numbering.ts';
 import type { GatewayClient } from '../gateway/gateway-client.ts';
 import type { Message } from '../messages/message.ts';
 import type { ShopifyOrders } from '../shopify/shopify-orders.ts';
 import type { Shop } from '../shops/shop-repository.ts';
 import type { ErrorKind } from '../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './store/document-rows.ts';
+import type { SeriesPoint } from './store/lease-statements.ts';
 import type { CompletedNote } from './store/order-statements.ts';
 
 /** Lease-guarded writes on the document in hand (this worker's lease). Undefined: the lease was lost — stop. */
@@ -17,8 +17,10 @@ export interface IssuingStore {
    * its invoice are still those it was mapped against: 'stale' otherwise.
    */
   markSending(doc: DocumentRow, patch: DocumentPatch, credited?: CreditedNotes): Promise<DocumentRow | 'stale' | undefined>;
-  /** The next number of the document's sequence (branch, billing point, document type), given to it once. */
-  reserveNumber(doc: DocumentRow, numbering: IssuingPoint): Promise<DocumentRow | undefined>;
+  /** The next number of the document's series (environment, branch, billing point, its type), given to it once. */
+  reserveNumber(doc: DocumentRow, numbering: SeriesPoint): Promise<DocumentRow | undefined>;
+  /** Take the document's number off it, recorded as skipped in its series with `reason` (it was never sent). */
+  releaseNumber(doc: DocumentRow, reason: string): Promise<DocumentRow | undefined>;
   pdfToken(documentId: string): Promise<string | undefined>;
   /** A document of the same shop by id (a replacement note's invoice). */
   documentById(id: string): Promise<DocumentRow | undefined>;
@@ -30,6 +32,18 @@ export interface IssuingStore {
   orderWasRefused(shop: string, orderGid: string): Promise<string | undefined>;
   /** The order's completed credit notes with their PDFs' tokens, for its metafield (one read). */
   completedNotes(shop: string, orderGid: string): Promise<CompletedNote[]>;
+  /** Another document of the shop holding this CUFE, if any. */
+  cufeHolder(shop: string, cufe: string, exceptId: string): Promise<{ id: string } | undefined>;
+  /** A CUFE the shop's completed documents carry (it names the shop's issuer), other than this document's. */
+  shopIssuerCufe(shop: string, exceptId: string): Promise<string | undefined>;
+  /** How many fiscal numbers this document has skipped so far. */
+  skipsOf(documentId: string): Promise<number>;
+}
+
+/** What the process has seen of the gateway lately: tells a document's 201 from an incident answering 201 to all. */
+export interface GatewayPulse {
+  /** Whether the gateway authorized some document (SendDocument 200) after this instant. */
+  authorizedSince(at: Date): boolean;
 }
 
 /** The notes a credit note was mapped against: its invoice and their ids. */
@@ -51,6 +65,8 @@ export interface IssuingDeps {
   clock: () => Date;
   /** Public origin of the app, for PDF links. */
   appUrl: string;
+  /** Absent: the gateway is taken to be authorizing other documents (a repeated 201 is then the document's). */
+  pulse?: GatewayPulse;
 }
 
 /** The shop as of this claim: settings and credentials. */

@@ -19,18 +19,36 @@ export const credentialsInputSchema = z.object({
   Token: required('Token (taxpayer password at the provider)'),
 });
 
+/** A branch (sucursal) code: `codeBranchIssuer`. */
+export const branchCodeSchema = z.string().regex(/^[0-9A-Za-z]{4}$/, 'branchCode must be 4 letters or digits ("0000" is the head office)');
+/** A billing point (punto de facturación): `pointBillingFiscal`. */
+export const billingPointSchema = z
+  .string()
+  .regex(/^\d{3}$/, 'billingPoint must be 3 digits')
+  .refine((v) => v !== '000', 'billingPoint 000 is not allowed');
+
 export const shopSettingsSchema = z.strictObject({
   /** Where invoices go: the DGI's test environment or production. */
   environment: z.enum(['pruebas', 'produccion'], { error: 'environment must be "pruebas" or "produccion"' }).default('pruebas'),
-  branchCode: z
-    .string()
-    .regex(/^[0-9A-Za-z]{4}$/, 'branchCode must be 4 letters or digits ("0000" is the head office)')
-    .default('0000'),
-  billingPoint: z
-    .string()
-    .regex(/^\d{3}$/, 'billingPoint must be 3 digits')
-    .refine((v) => v !== '000', 'billingPoint 000 is not allowed')
-    .default('001'),
+  branchCode: branchCodeSchema.default('0000'),
+  billingPoint: billingPointSchema.default('001'),
+  /**
+   * Shopify locations issued from their own branch and billing point (docs/series.md): a location id (the number in
+   * the order's `location_id`, as text) → `{ branchCode, billingPoint }`. Orders from other locations, and orders
+   * without one, are issued from `branchCode`/`billingPoint` above.
+   */
+  locations: z
+    .record(
+      z.string().regex(/^[1-9]\d{0,19}$/, 'locations: each key must be a Shopify location id (its number, as text)'),
+      z.object({ branchCode: branchCodeSchema, billingPoint: billingPointSchema }).strict(),
+      { error: 'locations must be an object from a Shopify location id to { "branchCode", "billingPoint" }' },
+    )
+    .default({}),
+  /** The accountant's address: the month's sales book is e-mailed there on the 1st (docs/reports.md). Blank: none. */
+  accountantEmail: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v),
+    z.email({ error: 'accountantEmail must be an e-mail address, e.g. contador@example.com' }).optional(),
+  ),
   /** How orders become documents: coded defaults, payment forms, checkout attribute names, … */
   mapping: mappingSettingsSchema.default(mappingSettingsSchema.parse({})),
 });

@@ -1,6 +1,6 @@
 // Rows for the documents store's contract suite: shops in a given state, documents put straight into the table in the
 // state a test starts from (as earlier statements would have left them), and reads of what the statements wrote.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db } from '../../src/db/database.ts';
@@ -130,3 +130,10 @@ export const callRecord = (operation: GatewayCallRecord['operation'], o: Partial
   response: { code: '200' },
   ...o,
 });
+
+/** Two workers holding leases, and how long a lease lasts. */
+export const OWNER = 'worker-a';
+export const OTHER = 'worker-b';
+export const LEASE_MS = 60_000;
+export const numbering = { branchCode: '0000', billingPoint: '001', environment: 'pruebas' as const };
+export const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

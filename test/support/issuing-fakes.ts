@@ -24,6 +24,12 @@ export interface StoreState {
   completedNotes: DocumentRow[];
   /** Another note of the invoice was saved first: markSending answers 'stale'. */
   staleNotes: boolean;
+  /** CUFEs other documents of the shop hold (document id by CUFE). */
+  cufeHolders: Map<string, string>;
+  /** A CUFE of the shop's completed documents (its issuer), if any. */
+  issuerCufe: string | undefined;
+  /** Numbers the document has skipped so far. */
+  skips: number;
 }
 
 function fakeStore(journal: Call[], state: StoreState) {
@@ -42,11 +48,27 @@ function fakeStore(journal: Call[], state: StoreState) {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       return { ...doc, ...changes } as DocumentRow;
     },
-    async reserveNumber(doc: DocumentRow, numbering: { branchCode: string; billingPoint: string }) {
+    async reserveNumber(doc: DocumentRow, numbering: { environment: string; branchCode: string; billingPoint: string }) {
       journal.push(['store.reserveNumber', numbering]);
       // As the real statement: a document that has a number keeps it, and gets none.
       if (!write() || doc.fiscalNumber !== null) return undefined;
       return { ...doc, ...numbering, fiscalNumber: state.nextNumber++, sendMayHaveReached: false };
+    },
+    async releaseNumber(doc: DocumentRow, reason: string) {
+      journal.push(['store.releaseNumber', reason]);
+      if (!write()) return undefined;
+      return { ...doc, fiscalNumber: null, sendMayHaveReached: false };
+    },
+    // Reads for the checks of the gateway's answers; not journaled (they change nothing).
+    async cufeHolder(_shop: string, cufe: string, exceptId: string) {
+      const id = state.cufeHolders.get(cufe);
+      return id !== undefined && id !== exceptId ? { id } : undefined;
+    },
+    async shopIssuerCufe() {
+      return state.issuerCufe;
+    },
+    async skipsOf() {
+      return state.skips;
     },
     async pdfToken(documentId: string) {
       journal.push(['store.pdfToken', documentId]);
@@ -169,6 +191,9 @@ export function issuingWorld() {
     pdfTokens: new Map(),
     completedNotes: [],
     staleNotes: false,
+    cufeHolders: new Map(),
+    issuerCufe: undefined,
+    skips: 0,
   };
   const gateway: GatewayScript = { send: [], pdf: [], status: [] };
   const shopify: ShopifyScript = {

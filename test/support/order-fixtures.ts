@@ -1,7 +1,14 @@
 // The order fixtures under test/fixtures/orders/: read, parsed and mapped the way the pipeline does.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { type MappingSettings, defaultMappingSettings } from '../../mappers/invoice/mapping-settings.ts';
+import { expect } from 'vitest';
+import {
+  type MappingSettings,
+  type MappingSettingsInput,
+  defaultMappingSettings,
+  mappingSettingsSchema,
+} from '../../mappers/invoice/mapping-settings.ts';
+import { brokenInvariants } from './document-invariants.ts';
 import { type Numbering, numberDocument } from '../../mappers/invoice/document-numbering.ts';
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
 import type { MappingProblem } from '../../mappers/mapping-problems.ts';
@@ -65,4 +72,10 @@ export type DocumentResult = { ok: true; document: GatewayDocument } | { ok: fal
 export function documentFor(input: OrderToDraftInput & { numbering: Numbering; now: Date }): DocumentResult {
   const mapped = orderToDraft(input);
   return mapped.ok ? { ok: true, document: numberDocument(mapped.draft, input.numbering, input.now) } : mapped;
+}
+export function mapped(name: string, settings: MappingSettingsInput = {}): GatewayDocument {
+  const result = mapFixture(name, { settings: mappingSettingsSchema.parse(settings) });
+  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.problems, null, 2)}`);
+  expect(brokenInvariants(result.document)).toEqual([]);
+  return result.document;
 }

@@ -122,3 +122,21 @@ export async function webhookReceiver(
   closers.push(server.close);
   return { ...server, address: `${server.origin}/webhooks`, received };
 }
+
+export const METAFIELDS_SET = `#graphql
+  mutation SetInvoiceMetafields($metafields: [MetafieldsSetInput!]!) {
+    metafieldsSet(metafields: $metafields) {
+      metafields { id namespace key type value compareDigest }
+      userErrors { field message code }
+    }
+  }`;
+
+export const ORDER_QUERY = `#graphql
+  query OrderPayments($id: ID!) {
+    order(id: $id) {
+      id
+      name
+      transactions { id gateway kind status processedAt amountSet { shopMoney { amount currencyCode } } }
+      cufe: metafield(namespace: "$app", key: "cufe") { value }
+    }
+  }`;

@@ -6,6 +6,7 @@ import { CODE_WORDS } from './code-words.js';
 import { ACTION_WORDS_EN, ACTION_WORDS_ES } from './words-actions.js';
 import { WORDS_EN } from './words-en.js';
 import { WORDS_ES } from './words-es.js';
+import { SERIES_WORDS_EN, SERIES_WORDS_ES } from './words-series.js';
 
 /** @typedef {'es' | 'en'} Language */
 
@@ -13,8 +14,8 @@ const STORAGE_KEY = 'factura-pa.lang';
 
 /** @type {Record<Language, Record<string, string>>} */
 const dictionaries = {
-  es: { ...WORDS_ES, ...ACTION_WORDS_ES, ...CODE_WORDS },
-  en: { ...WORDS_EN, ...ACTION_WORDS_EN },
+  es: { ...WORDS_ES, ...ACTION_WORDS_ES, ...CODE_WORDS, ...SERIES_WORDS_ES },
+  en: { ...WORDS_EN, ...ACTION_WORDS_EN, ...SERIES_WORDS_EN },
 };
 
 /** @returns {Language | undefined} */

@@ -240,6 +240,14 @@ export async function renderInvoices(container, ctx) {
     // Each cell names its column, for the stacked rows at phone width.
     const cell = (/** @type {string} */ column, /** @type {string} */ cls, /** @type {import('./dom.js').Child} */ content) =>
       h('td', { class: cls, 'data-label': t(`invoices.col.${column}`) }, content);
+    // Test and production number apart (docs/series.md): where the list mixes them, each number says which it is.
+    const mixed = new Set(invoices.map((i) => i.environment).filter(Boolean)).size > 1;
+    const environmentBadge = (/** @type {string} */ env) =>
+      h(
+        'span',
+        { class: `badge badge--small badge--${env === 'produccion' ? 'success' : 'info'}`, dataset: { environment: env } },
+        t(`env.name.${env}`),
+      );
     const rows = invoices.map((inv) => {
       const href = detailHref(inv);
       return h(
@@ -256,7 +264,7 @@ export async function renderInvoices(container, ctx) {
           inv.test ? h('span', { class: 'badge badge--neutral badge--small' }, t('invoices.test')) : null,
         ),
         cell('type', '', kindLabel(inv)),
-        cell('number', 'mono', inv.fiscalNumber ?? '—'),
+        cell('number', 'mono', [inv.fiscalNumber ?? '—', mixed && inv.environment ? [' ', environmentBadge(inv.environment)] : null]),
         cell('amount', 'num', formatMoney(inv.totalCents, inv.currency)),
         cell('status', 'status-cell', statusBadge(inv)),
         h('td', { class: 'mono subdued', 'data-label': t('invoices.col.cufe'), title: inv.cufe ?? '' }, shortCufe(inv.cufe)),

@@ -6,6 +6,7 @@ import { banner, busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createFields, parseTable, validateBillingPoint, validateBranch } from './settings-fields.js';
 import { deliveryCodeSelect, section } from './settings-sections.js';
+import { seriesSettings } from './settings-series.js';
 
 const SECRET_CREDENTIALS = new Set(['GW_Token', 'Token']);
 const ATTRIBUTES = ['ruc', 'dv', 'businessName', 'address', 'locationCode'];
@@ -18,6 +19,7 @@ export async function renderSettings(container, ctx) {
   const mapping = settings.mapping;
   const fields = createFields();
   const { value, checked } = fields;
+  const series = seriesSettings(shop);
 
   /** @param {import('./settings-fields.js').Problem[]} problems */
   function showProblems(problems) {
@@ -67,10 +69,14 @@ export async function renderSettings(container, ctx) {
       return parsed.table;
     };
     const credentials = enteredCredentials();
+    const located = series.collectLocations();
+    problems.push(...located.problems);
     const body = {
       environment: value('environment'),
       branchCode: value('branchCode').trim(),
       billingPoint: value('billingPoint').trim(),
+      locations: located.locations,
+      accountantEmail: value('accountantEmail').trim(),
       ...(Object.keys(credentials).length ? { credentials } : {}),
       mapping: {
         // An empty choice (deliveryCAFE's "as delivered") is left out: the server then derives the code.
@@ -195,6 +201,17 @@ export async function renderSettings(container, ctx) {
         }),
       ),
     ),
+    section(t('series.locations'), t('series.locationsHelp'), series.locationsBody),
+    section(t('series.title'), t('series.help'), series.seriesBody),
+    section(
+      t('settings.accountant'),
+      t('settings.accountantHelp'),
+      fields.text('accountantEmail', t('settings.accountantEmail'), settings.accountantEmail ?? '', {
+        type: 'email',
+        autocomplete: 'email',
+        help: t('settings.accountantEmailHelp'),
+      }),
+    ),
     section(
       t('settings.document'),
       t('settings.documentHelp'),
@@ -315,6 +332,10 @@ export async function renderSettings(container, ctx) {
     clearErrors();
     const { body, problems } = collect();
     if (problems.length) return showProblems(problems);
+    // Switching to production asks first, naming what changes (docs/series.md).
+    if (shop.settings.environment !== 'produccion' && body.environment === 'produccion') {
+      if (!(await series.confirmProduction(body, body.locations))) return;
+    }
     try {
       shop = await api('PUT', '/api/settings', body);
     } catch (error) {

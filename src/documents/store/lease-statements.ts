@@ -6,6 +6,7 @@ import type { IssuingPoint } from '../../../mappers/invoice/document-numbering.t
 import type { Db, Tx } from '../../db/database.ts';
 import { documentPdfs, documents, fiscalSequences, fiscalSkips, gatewayCalls, shops, webhookDeliveries } from '../../db/schema.ts';
 import type { GatewayCallRecord } from '../../gateway/gateway-client.ts';
+import type { GatewayEnvironment } from '../../gateway/gateway-types.ts';
 import { CLAIMABLE_STATUSES } from '../../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
 import { type EmailToQueue, authorizedEmailInsert } from './email-statements.ts';
@@ -190,17 +191,23 @@ export async function discardLeased(db: Db, doc: DocumentRow, owner: string): Pr
   });
 }
 
+/** The series a document is numbered in: its environment, branch, billing point (and its own document type). */
+export interface SeriesPoint extends IssuingPoint {
+  environment: GatewayEnvironment;
+}
+
 /**
  * Reserve the next fiscal number for a leased document that has none, in one statement: lock the document (still
- * ours, still without a number), then take the sequence's next number, then give it to the document. When the
- * document no longer qualifies the sequence is not touched, so a number is never lost or given twice.
+ * ours, still without a number), then take the next number of its series (environment, branch, point, type), then
+ * give it to the document with the environment it was numbered for. When the document no longer qualifies the series
+ * is not touched, so a number is never lost or given twice.
  */
 export async function reserveFiscalNumber(
   db: Db,
   row: DocumentRow,
   owner: string,
   leaseMs: number,
-  numbering: IssuingPoint,
+  numbering: SeriesPoint,
 ): Promise<DocumentRow | undefined> {
   const taken = db.$with('taken', { number: sql<number>`number`.as('number') }).as(sql`
     with mine as (
@@ -208,18 +215,19 @@ export async function reserveFiscalNumber(
       where ${documents.id} = ${row.id} and ${documents.leaseOwner} = ${owner} and ${documents.fiscalNumber} is null
       for update
     )
-    insert into ${fiscalSequences} (shop, branch_code, billing_point, document_type, next_number)
-    select ${row.shop}, ${numbering.branchCode}, ${numbering.billingPoint}, ${row.documentType}, 2 from mine
-    on conflict (shop, branch_code, billing_point, document_type)
+    insert into ${fiscalSequences} (shop, environment, branch_code, billing_point, document_type, next_number)
+    select ${row.shop}, ${numbering.environment}, ${numbering.branchCode}, ${numbering.billingPoint}, ${row.documentType}, 2
+    from mine
+    on conflict (shop, environment, branch_code, billing_point, document_type)
       do update set next_number = ${fiscalSequences}.next_number + 1
     returning next_number - 1 as number`);
+  const point = { branchCode: numbering.branchCode, billingPoint: numbering.billingPoint, environment: numbering.environment };
   const [reserved] = await db
     .with(taken)
     .update(documents)
     .set({
       fiscalNumber: sql`${taken.number}`,
-      branchCode: numbering.branchCode,
-      billingPoint: numbering.billingPoint,
+      ...point,
       sendMayHaveReached: false,
       leaseUntil: leaseEnd(leaseMs),
       updatedAt: sql`now()`,
@@ -227,7 +235,7 @@ export async function reserveFiscalNumber(
     .from(taken)
     .where(eq(documents.id, row.id))
     .returning({ fiscalNumber: documents.fiscalNumber });
-  return reserved && patched(row, { ...reserved, ...numbering, sendMayHaveReached: false });
+  return reserved && patched(row, { ...reserved, ...point, sendMayHaveReached: false });
 }
 
 /** The number was used outside the app: record why it is skipped and take it off the document. */
@@ -246,6 +254,7 @@ export async function skipFiscalNumber(
     if (!updated) return undefined;
     await tx.insert(fiscalSkips).values({
       shop: row.shop,
+      environment: row.environment ?? 'pruebas',
       branchCode,
       billingPoint,
       documentType: row.documentType,

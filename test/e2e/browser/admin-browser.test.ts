@@ -293,7 +293,11 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await hash('#/configuracion');
     await page.locator('#field-environment').waitFor(WAIT);
     await page.selectOption('#field-environment', 'produccion');
-    await save();
+    // The switch asks first (docs/series.md; test/e2e/browser/series-browser.test.ts).
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT');
+    await page.click('#save-settings');
+    await page.click('#production-go');
+    expect((await saved).status()).toBe(200);
     await expect
       .poll(() => page.locator('#environment-banner .banner__title').textContent(), WAIT)
       .toBe('Las facturas se envían a PRODUCCIÓN');

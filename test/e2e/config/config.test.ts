@@ -62,7 +62,7 @@ describe('configuration', () => {
       apiKey: 'key',
       apiSecret: 'shpss_secret_value',
       appUrl: 'https://facturas.example.com',
-      scopes: ['read_orders', 'write_orders', 'read_customers'],
+      scopes: ['read_orders', 'write_orders', 'read_customers', 'read_locations'],
       adminApiOrigin: undefined,
     });
     expect(config.gateway).toEqual({

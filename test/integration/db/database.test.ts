@@ -32,6 +32,7 @@ describe.each(testDatabases)('database on $name', (target) => {
       'document_pdfs',
       'documents',
       'fiscal_sequences',
+      'fiscal_series_changes',
       'fiscal_skips',
       'gateway_calls',
       'reconcile_sweeps',

@@ -3,136 +3,19 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import express from 'express';
-import { Counter, Histogram } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricsAccess } from '../../../src/config/env.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { documents } from '../../../src/db/schema.ts';
 import { type HealthDeps, healthRoutes } from '../../../src/http/health-routes.ts';
-import { MetricsRegistry, createAppMetrics } from '../../../src/metrics.ts';
+import { createAppMetrics } from '../../../src/metrics.ts';
 import { legacyMessage } from '../../support/documents.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { type Harness, startHarness, waitFor } from '../../../sim/harness/harness.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
 
 const SHOP = 'tienda-salud.myshopify.com';
-
-const COMMENT = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*)$/;
-const SAMPLE =
-  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/;
-
-/** Exposition format 0.0.4: each line a HELP/TYPE comment, a sample or empty (prom-client puts one between metrics); TYPE once per metric, before its samples. */
-function checkExposition(text: string): Map<string, string> {
-  expect(text.endsWith('\n')).toBe(true);
-  const types = new Map<string, string>();
-  for (const line of text.slice(0, -1).split('\n')) {
-    if (line === '') continue;
-    const comment = COMMENT.exec(line);
-    if (comment) {
-      if (comment[1] === 'TYPE') {
-        expect(types.has(comment[2]!), `TYPE ${comment[2]} twice`).toBe(false);
-        expect(['counter', 'gauge', 'histogram']).toContain(comment[3]);
-        types.set(comment[2]!, comment[3]!);
-      }
-      continue;
-    }
-    const sample = SAMPLE.exec(line);
-    expect(sample, `not a sample line: ${line}`).not.toBeNull();
-    const name = sample![1]!;
-    const family = types.get(name) ? name : name.replace(/_(bucket|sum|count)$/, '');
-    expect(types.has(family), `${name} sampled before its TYPE`).toBe(true);
-  }
-  return types;
-}
-
-async function get(url: string): Promise<{ status: number; body: unknown; text: string; type: string | null }> {
-  const response = await fetch(url);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, body, text, type: response.headers.get('content-type') };
-}
-
-describe('metrics registry', () => {
-  it('renders counters, histograms with cumulative buckets, and escaped label values', async () => {
-    const registry = new MetricsRegistry();
-    const registers = [registry];
-    const c = new Counter({ name: 'x_total', help: 'Things.\nSecond line with \\ backslash.', labelNames: ['path'], registers });
-    c.inc({ path: 'a"b\\c\nd' }, 2);
-    c.inc({ path: 'a"b\\c\nd' });
-    const hist = new Histogram({ name: 'x_seconds', help: 'Durations.', labelNames: ['op'], buckets: [0.1, 0.5, 1], registers });
-    for (const v of [0.05, 0.1, 0.7, 3]) hist.observe({ op: 'Send' }, v);
-    registry.collectedGauge('x_rows', 'Rows.', ['s'], () => [{ labels: { s: 'ok' }, value: 7 }]);
-    registry.collectedGauge('x_broken', 'Broken.', [], () => {
-      throw new Error('down');
-    });
-
-    const text = await registry.metrics();
-    expect(text).toBe(
-      [
-        '# HELP fe_scrape_collect_failures Metrics that could not be read in this scrape (their samples are missing).',
-        '# TYPE fe_scrape_collect_failures gauge',
-        'fe_scrape_collect_failures 1',
-        '',
-        '# HELP x_total Things.\\nSecond line with \\\\ backslash.',
-        '# TYPE x_total counter',
-        'x_total{path="a\\"b\\\\c\\nd"} 3',
-        '',
-        '# HELP x_seconds Durations.',
-        '# TYPE x_seconds histogram',
-        'x_seconds_bucket{le="0.1",op="Send"} 2',
-        'x_seconds_bucket{le="0.5",op="Send"} 2',
-        'x_seconds_bucket{le="1",op="Send"} 3',
-        'x_seconds_bucket{le="+Inf",op="Send"} 4',
-        'x_seconds_sum{op="Send"} 3.85',
-        'x_seconds_count{op="Send"} 4',
-        '',
-        '# HELP x_rows Rows.',
-        '# TYPE x_rows gauge',
-        'x_rows{s="ok"} 7',
-        '',
-        '# HELP x_broken Broken.',
-        '# TYPE x_broken gauge',
-        '',
-      ].join('\n'),
-    );
-    checkExposition(text);
-  });
-
-  it('a value read at scrape time is replaced at each scrape, and absent (not 0) when its read fails', async () => {
-    const registry = new MetricsRegistry();
-    let rows: number | Error = 7;
-    registry.collectedGauge('x_rows', 'Rows.', [], () => {
-      if (rows instanceof Error) throw rows;
-      return [{ labels: {}, value: rows }];
-    });
-    registry.collectedCounter('x_seen_total', 'Seen.', ['kind'], () => [{ labels: { kind: 'a' }, value: 4 }]);
-    const samples = async () => (await registry.metrics()).split('\n').filter((l) => l !== '' && !l.startsWith('#'));
-
-    expect(await samples()).toEqual(['fe_scrape_collect_failures 0', 'x_rows 7', 'x_seen_total{kind="a"} 4']);
-    expect(await samples()).toEqual(['fe_scrape_collect_failures 0', 'x_rows 7', 'x_seen_total{kind="a"} 4']);
-    rows = new Error('database down');
-    expect(await samples()).toEqual(['fe_scrape_collect_failures 1', 'x_seen_total{kind="a"} 4']);
-    rows = 2;
-    expect(await samples()).toEqual(['fe_scrape_collect_failures 0', 'x_rows 2', 'x_seen_total{kind="a"} 4']);
-  });
-
-  it('refuses what Prometheus would refuse', () => {
-    const registry = new MetricsRegistry();
-    const registers = [registry];
-    expect(() => new Counter({ name: 'bad-name', help: 'x', registers })).toThrow('Invalid metric name');
-    expect(() => new Counter({ name: 'x_total', help: 'x', labelNames: ['bad-label'], registers })).toThrow('Invalid label name');
-    const c = new Counter({ name: 'ok_total', help: 'x', labelNames: ['ok'], registers });
-    expect(() => new Counter({ name: 'ok_total', help: 'again', registers })).toThrow('already been registered');
-    const undeclared: Record<string, string> = { other: 'x' };
-    expect(() => c.inc(undeclared)).toThrow('not included in initial labelset');
-    expect(() => c.inc({ ok: 'x' }, -1)).toThrow('not possible to decrease a counter');
-  });
-});
+import { checkExposition, get } from '../../support/exposition.ts';
 
 describe.each(testDatabases)('/healthz and /metrics on $name', (target) => {
   let database: Database;

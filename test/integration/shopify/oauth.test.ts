@@ -73,7 +73,7 @@ describe.each(testDatabases)('install by OAuth and by token exchange on $name', 
     expect(done.status).toBe(302);
     expect(done.headers.get('location')).toBe(`https://admin.shopify.com/store/tienda-oauth/apps/${TEST_API_KEY}`);
 
-    const session = await expiringOfflineSession(shop, 'write_orders,read_customers');
+    const session = await expiringOfflineSession(shop, 'write_orders,read_customers,read_locations');
 
     // On disk the tokens are sealed, not readable.
     const [row] = await sessionRows(shop);

@@ -86,7 +86,7 @@ describe('shopify.app.toml', () => {
     expect(app['name']).toBe('Factura Electrónica PA');
     expect(app['embedded']).toBe(true);
     expect(typeof app['client_id']).toBe('string');
-    expect((app['access_scopes'] as Toml)['scopes']).toBe('read_orders,write_orders,read_customers');
+    expect((app['access_scopes'] as Toml)['scopes']).toBe('read_orders,write_orders,read_customers,read_locations');
     // Shopify-managed installation (token exchange), not the legacy install flow.
     expect((app['access_scopes'] as Toml)['use_legacy_install_flow']).toBe(false);
     const url = new URL(app['application_url'] as string);

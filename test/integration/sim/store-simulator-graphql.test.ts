@@ -1,316 +1,349 @@
-// The store simulator's Admin GraphQL as the next issues will use it: confirming an order through the shop's
-// own API (null when it is not the shop's), the buyer (customer metafields, locale, B2B company location tax
-// id through purchasingEntity), order edits, scopes, and Shopify's errors for selections outside the schema.
-import { GraphqlQueryError } from '@shopify/shopify-api';
-import { parse, validate } from 'graphql';
-import { readFileSync } from 'node:fs';
+// The store simulator over real HTTP, checked with Shopify's own library: the Admin GraphQL answers, the REST
+// order read, and the rewriting fetch the app installs.
+import { GraphqlQueryError, HttpInternalError, HttpThrottlingError } from '@shopify/shopify-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ORDER_TRANSACTIONS_QUERY } from '../../../src/shopify/order-queries.ts';
-import { SHOP_NAME_QUERY } from '../../../src/shopify/shop-name.ts';
-import { RECONCILE_ORDERS_QUERY } from '../../../src/documents/reconcile-sweep.ts';
-import { METAFIELDS_SET_MUTATION } from '../../../src/shopify/metafield-writer.ts';
-import { adminSchema } from '../../../sim/store-simulator/admin-schema.ts';
-import type { StoreSimulator } from '../../../sim/store-simulator/store-simulator.ts';
-import { SHOP, graphqlClient, rawGraphql, restOrder, startSim } from '../../support/store-simulator-kit.ts';
-
-const ORDER_1102 = JSON.parse(readFileSync(new URL('../../fixtures/refunds/partial-line.order.json', import.meta.url), 'utf8')) as Record<
-  string,
-  unknown
->;
-const ORDER_GID = 'gid://shopify/Order/5900000001102';
-const CUSTOMER_GID = 'gid://shopify/Customer/7300000000102';
-const LOCATION_GID = 'gid://shopify/CompanyLocation/6900000000001';
-const OTHER_SHOP = 'otra-tienda.myshopify.com';
-const WITH_CUSTOMERS = 'read_orders,write_orders,read_customers';
-
-const CONFIRM_ORDER = `#graphql
-  query ConfirmOrder($id: ID!) {
-    order(id: $id) {
-      id name test createdAt cancelledAt displayFinancialStatus
-      totalPriceSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
-      currentTotalPriceSet { shopMoney { amount currencyCode } }
-      customer { id email locale ruc: metafield(namespace: "facturacion", key: "ruc") { value type } }
-      purchasingEntity {
-        __typename
-        ... on Customer { id }
-        ... on PurchasingCompany { company { id name } location { id name taxSettings { taxRegistrationId taxExempt } } }
-      }
-      refunds { id createdAt totalRefundedSet { shopMoney { amount } } }
-    }
-  }`;
+import { rewriteShopifyUrl, rewritingFetch } from '../../../src/shopify/admin-api-origin.ts';
+import type { StoreSimulator, StoreSimulatorOptions } from '../../../sim/store-simulator/store-simulator.ts';
+import {
+  APP_NS,
+  SHOP,
+  graphqlClient,
+  rawGraphql as rawGraphqlOn,
+  restOrder,
+  startSim as startSimOn,
+  METAFIELDS_SET,
+  ORDER_QUERY,
+} from '../../support/store-simulator-kit.ts';
 
 let sim: StoreSimulator;
 let closers: (() => Promise<void>)[] = [];
 
+const startSim = (extra: Partial<StoreSimulatorOptions> = {}) => startSimOn(closers, extra);
+const rawGraphql = (token: string, query: string, variables: Record<string, unknown> = {}) => rawGraphqlOn(sim, token, query, variables);
+
 beforeEach(async () => {
   closers = [];
-  sim = await startSim(closers);
+  sim = await startSim();
 });
 
 afterEach(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-const usd = (amount: string) => ({ amount, currencyCode: 'USD' });
-
-describe('order(id:) to confirm an order before invoicing it', () => {
-  it("answers the shop's order with its buyer; another shop's token gets null", async () => {
-    const { accessToken } = sim.addShop(SHOP, { scope: WITH_CUSTOMERS });
-    const other = sim.addShop(OTHER_SHOP, { scope: WITH_CUSTOMERS });
-    sim.setOrder(SHOP, ORDER_1102);
-    sim.setCustomerMetafield(SHOP, CUSTOMER_GID, 'facturacion', 'ruc', '8-888-8888');
-
-    const { data } = await graphqlClient(accessToken).request(CONFIRM_ORDER, { variables: { id: ORDER_GID } });
-
-    expect(data).toEqual({
-      order: {
-        id: ORDER_GID,
-        name: '#1102',
-        test: true,
-        createdAt: '2026-11-03T19:05:00Z',
-        cancelledAt: null,
-        displayFinancialStatus: 'PAID',
-        totalPriceSet: { shopMoney: usd('87.53'), presentmentMoney: usd('87.53') },
-        currentTotalPriceSet: { shopMoney: usd('87.53') },
-        customer: {
-          id: CUSTOMER_GID,
-          email: 'luis.gómez@example.com',
-          locale: 'es',
-          ruc: { value: '8-888-8888', type: 'single_line_text_field' },
-        },
-        purchasingEntity: { __typename: 'Customer', id: CUSTOMER_GID },
-        refunds: [],
-      },
-    });
-    const foreign = await graphqlClient(other.accessToken, OTHER_SHOP).request(CONFIRM_ORDER, { variables: { id: ORDER_GID } });
-    expect(foreign.data).toEqual({ order: null });
-    expect(sim.calls().map((c) => [c.operation, c.shop, c.outcome])).toEqual([
-      ['order', SHOP, 'ok'],
-      ['order', OTHER_SHOP, 'ok'],
-    ]);
-  });
-
-  it('without read_customers the buyer fields are ACCESS_DENIED and the rest is answered', async () => {
+describe('Admin GraphQL', () => {
+  it('metafieldsSet through shopify.clients.Graphql + rewriting fetch writes, upserts and reads back', async () => {
     const { accessToken } = sim.addShop(SHOP);
-    sim.setOrder(SHOP, ORDER_1102);
-
-    const answer = await rawGraphql(sim, accessToken, CONFIRM_ORDER, { id: ORDER_GID });
-
-    expect(answer.status).toBe(200);
-    expect(answer.body['data']).toMatchObject({
-      order: { id: ORDER_GID, name: '#1102', customer: null, purchasingEntity: null, refunds: [] },
-    });
-    const denied = (field: string, line: number) => ({
-      message: `Access denied for ${field} field. Required access: \`read_customers\` access scope.`,
-      locations: [{ line, column: 7 }],
-      path: ['order', field],
-      extensions: {
-        code: 'ACCESS_DENIED',
-        documentation: 'https://shopify.dev/api/usage/access-scopes',
-        requiredAccess: '`read_customers` access scope.',
-      },
-    });
-    expect(answer.body['errors']).toEqual([denied('customer', 7), denied('purchasingEntity', 8)]);
-    expect(sim.calls().map((c) => c.outcome)).toEqual(['graphql_errors']);
-  });
-
-  it('a B2B order answers its company location and the tax id set for it', async () => {
-    const { accessToken } = sim.addShop(SHOP, { scope: WITH_CUSTOMERS });
-    const gid = sim.setOrder(SHOP, restOrder(5_900_000_000_050, { company: { id: 6800000000001, location_id: 6900000000001 } }));
-    const entity = async () =>
-      (await graphqlClient(accessToken).request(CONFIRM_ORDER, { variables: { id: gid } })).data?.order?.purchasingEntity as unknown;
-
-    expect(await entity()).toEqual({
-      __typename: 'PurchasingCompany',
-      company: { id: 'gid://shopify/Company/6800000000001', name: 'Company 6800000000001' },
-      location: {
-        id: LOCATION_GID,
-        name: 'Company 6800000000001',
-        taxSettings: { taxRegistrationId: null, taxExempt: false },
-      },
-    });
-    sim.setCompanyLocationTaxId(SHOP, LOCATION_GID, '155646463-2-2017', {
-      companyName: 'Importadora Ejemplo, S.A.',
-      locationName: 'Sede Colón',
-    });
-    expect(await entity()).toEqual({
-      __typename: 'PurchasingCompany',
-      company: { id: 'gid://shopify/Company/6800000000001', name: 'Importadora Ejemplo, S.A.' },
-      location: { id: LOCATION_GID, name: 'Sede Colón', taxSettings: { taxRegistrationId: '155646463-2-2017', taxExempt: false } },
-    });
-    expect(() => sim.setCompanyLocationTaxId(SHOP, 'gid://shopify/Company/6800000000001', 'x')).toThrow(
-      'not a company location GID: gid://shopify/Company/6800000000001',
-    );
-  });
-});
-
-describe('customer(id:)', () => {
-  const CUSTOMER = `#graphql
-    query Buyer($id: ID!) {
-      customer(id: $id) { id email firstName lastName displayName locale
-        ruc: metafield(namespace: "facturacion", key: "ruc") { value type }
-        dv: metafield(namespace: "facturacion", key: "dv") { value } }
-    }`;
-
-  it('answers locale (the order’s customer_locale, then what was set) and metafields; bad values are refused', async () => {
-    const { accessToken } = sim.addShop(SHOP, { scope: WITH_CUSTOMERS });
+    const gid = sim.setOrder(SHOP, restOrder(5_900_000_000_001));
     const client = graphqlClient(accessToken);
-    sim.setOrder(SHOP, ORDER_1102);
-    const buyer = async () => (await client.request(CUSTOMER, { variables: { id: CUSTOMER_GID } })).data?.customer as unknown;
-
-    expect(await buyer()).toEqual({
-      id: CUSTOMER_GID,
-      email: 'luis.gómez@example.com',
-      firstName: 'Luis',
-      lastName: 'Gómez',
-      displayName: 'Luis Gómez',
-      locale: 'es',
-      ruc: null,
-      dv: null,
-    });
-    sim.setCustomerLocale(SHOP, CUSTOMER_GID, 'en');
-    sim.setCustomerMetafield(SHOP, CUSTOMER_GID, 'facturacion', 'ruc', '155646463-2-2017');
-    sim.setCustomerMetafield(SHOP, CUSTOMER_GID, 'facturacion', 'dv', '86', 'number_integer');
-    expect(await buyer()).toMatchObject({
-      locale: 'en',
-      ruc: { value: '155646463-2-2017', type: 'single_line_text_field' },
-      dv: { value: '86' },
-    });
-
-    expect(() => sim.setCustomerMetafield(SHOP, CUSTOMER_GID, 'facturacion', 'dv', 'ochenta', 'number_integer')).toThrow(
-      'facturacion.dv: Value must be an integer.',
-    );
-    expect(() => sim.setCustomerLocale(SHOP, CUSTOMER_GID, 'not a locale')).toThrow('not a locale: not a locale');
-    expect(sim.metafields(CUSTOMER_GID, SHOP)).toEqual([
-      { namespace: 'facturacion', key: 'ruc', type: 'single_line_text_field', value: '155646463-2-2017' },
-      { namespace: 'facturacion', key: 'dv', type: 'number_integer', value: '86' },
-    ]);
-    expect((await client.request(CUSTOMER, { variables: { id: 'gid://shopify/Customer/1' } })).data).toEqual({ customer: null });
-  });
-
-  it('metafieldsSet writes on a customer with write_customers only', async () => {
-    const readOnly = sim.addShop(SHOP, { scope: WITH_CUSTOMERS }).accessToken;
-    const writer = sim.addShop(SHOP, { scope: 'read_orders,write_orders,write_customers' }).accessToken;
-    sim.setOrder(SHOP, ORDER_1102);
-    const set = `mutation($m: [MetafieldsSetInput!]!) { metafieldsSet(metafields: $m) { metafields { key value ownerType } userErrors { field message } } }`;
-    const input = { m: [{ ownerId: CUSTOMER_GID, namespace: 'facturacion', key: 'ruc', type: 'single_line_text_field', value: '8-1-1' }] };
-
-    const denied = await rawGraphql(sim, readOnly, set, input);
-    expect(denied.body['data']).toEqual({ metafieldsSet: null });
-    expect(denied.body['errors']).toMatchObject([
-      { extensions: { code: 'ACCESS_DENIED', requiredAccess: '`write_customers` access scope.' } },
-    ]);
-    expect((await rawGraphql(sim, writer, set, input)).body['data']).toEqual({
-      metafieldsSet: { metafields: [{ key: 'ruc', value: '8-1-1', ownerType: 'CUSTOMER' }], userErrors: [] },
-    });
-    expect(sim.metafields(CUSTOMER_GID, SHOP)).toEqual([
-      { namespace: 'facturacion', key: 'ruc', type: 'single_line_text_field', value: '8-1-1' },
-    ]);
-  });
-});
-
-describe('order edits', () => {
-  it('updateOrder: the REST read and GraphQL answer the edited order; its identity cannot change', async () => {
-    const { accessToken } = sim.addShop(SHOP, { scope: WITH_CUSTOMERS });
-    sim.setOrder(SHOP, ORDER_1102);
-    sim.advanceClock(60_000);
-    const newBuyer = {
-      id: 7300000000999,
-      admin_graphql_api_id: 'gid://shopify/Customer/7300000000999',
-      email: 'ana@example.com',
-      first_name: 'Ana',
-    };
-    const billing = { name: 'Ana Pérez', address1: 'Vía España 1', city: 'Panamá', country_code: 'PA' };
-
-    sim.updateOrder(SHOP, ORDER_GID, {
-      note_attributes: [{ name: 'RUC', value: '155646463-2-2017' }],
-      customer: newBuyer,
-      billing_address: billing,
-    });
-
-    const rest = await fetch(`${sim.origin}/admin/api/2026-10/orders/5900000001102.json`, {
-      headers: { 'X-Shopify-Access-Token': accessToken, 'x-shopify-shop-domain': SHOP },
-    });
-    const { order } = (await rest.json()) as { order: Record<string, unknown> };
-    expect(order).toMatchObject({
-      note_attributes: [{ name: 'RUC', value: '155646463-2-2017' }],
-      customer: newBuyer,
-      billing_address: billing,
-    });
-    expect(Date.parse(String(order['updated_at'])) - Date.now()).toBeGreaterThan(55_000);
-    expect(String(order['updated_at'])).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-05:00$/);
-    expect(order['line_items']).toEqual(ORDER_1102['line_items']);
-    const { data } = await graphqlClient(accessToken).request(
-      `query($id: ID!) { order(id: $id) { customAttributes { key value } customer { id email } } }`,
-      { variables: { id: ORDER_GID } },
-    );
-    expect(data).toEqual({
-      order: {
-        customAttributes: [{ key: 'RUC', value: '155646463-2-2017' }],
-        customer: { id: 'gid://shopify/Customer/7300000000999', email: 'ana@example.com' },
+    const metafields = [
+      { ownerId: gid, namespace: '$app', key: 'cufe', type: 'single_line_text_field', value: 'FE0120000155596713-2-2015-0001' },
+      {
+        ownerId: gid,
+        namespace: '$app',
+        key: 'qr_url',
+        type: 'url',
+        value: 'https://dgi-fep.mef.gob.pa/Consultas/FacturasPorQR?chFE=FE01',
       },
+      { ownerId: gid, key: 'pdf_url', type: 'url', value: 'https://files.example.test/factura.pdf' },
+    ];
+
+    const { data } = await client.request(METAFIELDS_SET, { variables: { metafields } });
+
+    expect(data?.metafieldsSet?.userErrors).toEqual([]);
+    expect(data?.metafieldsSet?.metafields?.map((m: { namespace: string; key: string }) => `${m.namespace}.${m.key}`)).toEqual([
+      `${APP_NS}.cufe`,
+      `${APP_NS}.qr_url`,
+      `${APP_NS}.pdf_url`,
+    ]);
+    expect(sim.metafields(gid)).toEqual([
+      { namespace: APP_NS, key: 'cufe', type: 'single_line_text_field', value: 'FE0120000155596713-2-2015-0001' },
+      { namespace: APP_NS, key: 'qr_url', type: 'url', value: 'https://dgi-fep.mef.gob.pa/Consultas/FacturasPorQR?chFE=FE01' },
+      { namespace: APP_NS, key: 'pdf_url', type: 'url', value: 'https://files.example.test/factura.pdf' },
+    ]);
+
+    const firstId = data?.metafieldsSet?.metafields?.[0]?.id;
+    const again = await client.request(METAFIELDS_SET, {
+      variables: { metafields: [{ ...metafields[0], value: 'FE0120000155596713-2-2015-0002' }] },
     });
-
-    expect(() => sim.updateOrder(SHOP, ORDER_GID, { id: 1 })).toThrow('updateOrder cannot change id (use addRefund for refunds)');
-    expect(() => sim.updateOrder(SHOP, 'gid://shopify/Order/1', { note: 'x' })).toThrow(
-      'no order gid://shopify/Order/1 in demo.myshopify.com',
-    );
+    expect(again.data?.metafieldsSet?.metafields?.[0]?.id).toBe(firstId);
+    expect(sim.metafields(gid).map((m) => m.value)).toEqual([
+      'FE0120000155596713-2-2015-0002',
+      'https://dgi-fep.mef.gob.pa/Consultas/FacturasPorQR?chFE=FE01',
+      'https://files.example.test/factura.pdf',
+    ]);
+    const read = await client.request(ORDER_QUERY, { variables: { id: gid } });
+    expect(read.data?.order?.cufe).toMatchObject({ value: 'FE0120000155596713-2-2015-0002' });
+    expect(sim.calls().map((c) => [c.operation, c.shop, c.outcome])).toEqual([
+      ['metafieldsSet', SHOP, 'ok'],
+      ['metafieldsSet', SHOP, 'ok'],
+      ['order', SHOP, 'ok'],
+    ]);
+    expect(sim.calls()[0]?.variables).toEqual({ metafields });
   });
-});
 
-describe('Shopify errors for what the schema does not hold', () => {
-  it('every operation the app sends is within the simulated schema', () => {
-    for (const operation of [METAFIELDS_SET_MUTATION, RECONCILE_ORDERS_QUERY, ORDER_TRANSACTIONS_QUERY, CONFIRM_ORDER, SHOP_NAME_QUERY]) {
-      expect(validate(adminSchema, parse(operation))).toEqual([]);
-    }
-  });
-
-  it('an unknown field is refused at validation with Shopify’s wording, and nothing runs', async () => {
+  it('userErrors for a bad key, an unknown order, a non-http url, a missing type or >25 inputs, and nothing is written', async () => {
     const { accessToken } = sim.addShop(SHOP);
-    sim.setOrder(SHOP, ORDER_1102);
-    const query = `query { order(id: "${ORDER_GID}") { id fiscalNumber } }`;
+    const gid = sim.setOrder(SHOP, restOrder(5_900_000_000_002));
+    const client = graphqlClient(accessToken);
+    const ok = { ownerId: gid, namespace: '$app', key: 'cufe', type: 'single_line_text_field', value: 'FE01' };
+    const set = async (metafields: unknown[]) => (await client.request(METAFIELDS_SET, { variables: { metafields } })).data?.metafieldsSet;
 
-    const raw = await rawGraphql(sim, accessToken, query);
+    expect(await set([ok, { ...ok, key: 'x' }])).toEqual({
+      metafields: [],
+      userErrors: [{ field: ['metafields', '1', 'key'], message: 'Key is too short (minimum is 2 characters)', code: 'TOO_SHORT' }],
+    });
+    expect(await set([ok, { ...ok, ownerId: 'gid://shopify/Order/404' }])).toEqual({
+      metafields: [],
+      userErrors: [{ field: ['metafields', '1', 'ownerId'], message: 'Owner does not exist.', code: 'INVALID' }],
+    });
+    expect((await set([{ ...ok, key: 'qr_url', type: 'url', value: 'ftp://files.example.test/qr.png' }]))?.userErrors).toEqual([
+      { field: ['metafields', '0', 'value'], message: 'Value must use one of the allowed schemes: http, https.', code: 'INVALID_VALUE' },
+    ]);
+    expect((await set([{ ownerId: gid, key: 'cufe', value: 'FE01' }]))?.userErrors).toEqual([
+      { field: ['metafields', '0', 'type'], message: "Type can't be blank.", code: 'BLANK' },
+    ]);
+    expect((await set(Array.from({ length: 26 }, (_, i) => ({ ...ok, key: `k${i}` }))))?.userErrors).toEqual([
+      { field: ['metafields'], message: 'Exceeded the maximum metafields input limit of 25.', code: 'LESS_THAN_OR_EQUAL_TO' },
+    ]);
+    expect(sim.metafields(gid)).toEqual([]);
+    expect(sim.calls().map((c) => c.outcome)).toEqual(['user_errors', 'user_errors', 'user_errors', 'user_errors', 'user_errors']);
+  });
 
-    expect(raw.status).toBe(200);
-    expect(raw.body).toEqual({
-      errors: [
-        {
-          message: "Field 'fiscalNumber' doesn't exist on type 'Order'",
-          locations: [{ line: 1, column: 61 }],
-          extensions: { code: 'undefinedField', typeName: 'Order', fieldName: 'fiscalNumber' },
-        },
+  it('a declared definition makes the type optional (as with the TOML definitions)', async () => {
+    const withDefs = await startSim({ metafieldDefinitions: [{ namespace: '$app', key: 'cufe', type: 'single_line_text_field' }] });
+    const { accessToken } = withDefs.addShop(SHOP);
+    const gid = withDefs.setOrder(SHOP, restOrder(5_900_000_000_003));
+    const { data } = await graphqlClient(accessToken).request(METAFIELDS_SET, {
+      variables: { metafields: [{ ownerId: gid, key: 'cufe', value: 'FE01' }] },
+    });
+    expect(data?.metafieldsSet?.userErrors).toEqual([]);
+    expect(withDefs.metafields(gid)).toEqual([{ namespace: APP_NS, key: 'cufe', type: 'single_line_text_field', value: 'FE01' }]);
+  });
+
+  it("401 with Shopify's body for an unknown token, a token of another shop, or a revoked one", async () => {
+    const { accessToken } = sim.addShop(SHOP);
+    const other = sim.addShop('other.myshopify.com');
+    const expectedBody = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
+
+    const bad = await rawGraphql('shpat_wrong', ORDER_QUERY, { id: 'gid://shopify/Order/1' });
+    expect(bad.status).toBe(401);
+    expect(bad.body).toEqual(expectedBody);
+    expect((await rawGraphql(other.accessToken, ORDER_QUERY, { id: 'gid://shopify/Order/1' })).status).toBe(401);
+    expect((await rawGraphql(accessToken, ORDER_QUERY, { id: 'gid://shopify/Order/1' })).status).toBe(200);
+    sim.uninstallShop(SHOP);
+    expect((await rawGraphql(accessToken, ORDER_QUERY, { id: 'gid://shopify/Order/1' })).status).toBe(401);
+    expect(sim.calls().map((c) => [c.status, c.outcome])).toEqual([
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+      [200, 'ok'],
+      [401, 'unauthorized'],
+    ]);
+  });
+
+  it('order(id:) answers transactions: one SALE per gateway summing to current_total_price, or the registered ones', async () => {
+    const { accessToken } = sim.addShop(SHOP);
+    const client = graphqlClient(accessToken);
+    const single = sim.setOrder(SHOP, restOrder(5_900_000_000_004));
+    const split = sim.setOrder(SHOP, restOrder(5_900_000_000_005, { payment_gateway_names: ['gift_card', 'bogus'] }));
+    const given = sim.setOrder(SHOP, restOrder(5_900_000_000_006), {
+      transactions: [
+        { gateway: 'manual', amount: '50.00' },
+        { gateway: 'manual', kind: 'AUTHORIZATION', status: 'PENDING', amount: '40.15' },
       ],
     });
-    const thrown = await graphqlClient(accessToken)
-      .request(query)
-      .catch((e: unknown) => e);
-    expect(thrown).toBeInstanceOf(GraphqlQueryError);
-    expect(sim.calls().map((c) => [c.operation, c.outcome])).toEqual([
-      ['order', 'graphql_errors'],
-      ['order', 'graphql_errors'],
+    const transactions = async (id: string) => (await client.request(ORDER_QUERY, { variables: { id } })).data?.order?.transactions;
+
+    expect(await transactions(single)).toEqual([
+      {
+        id: expect.stringMatching(/^gid:\/\/shopify\/OrderTransaction\/\d+$/),
+        gateway: 'bogus',
+        kind: 'SALE',
+        status: 'SUCCESS',
+        processedAt: '2026-11-20T15:15:00Z',
+        amountSet: { shopMoney: { amount: '90.15', currencyCode: 'USD' } },
+      },
     ]);
+    expect(
+      (await transactions(split))?.map((t: { gateway: string; amountSet: { shopMoney: { amount: string } } }) => [
+        t.gateway,
+        t.amountSet.shopMoney.amount,
+      ]),
+    ).toEqual([
+      ['gift_card', '45.08'],
+      ['bogus', '45.07'],
+    ]);
+    expect(
+      (await transactions(given))?.map((t: { kind: string; status: string; amountSet: { shopMoney: { amount: string } } }) => [
+        t.kind,
+        t.status,
+        t.amountSet.shopMoney.amount,
+      ]),
+    ).toEqual([
+      ['SALE', 'SUCCESS', '50.0'],
+      ['AUTHORIZATION', 'PENDING', '40.15'],
+    ]);
+    expect((await client.request(ORDER_QUERY, { variables: { id: 'gid://shopify/Order/404' } })).data?.order).toBeNull();
   });
 
-  it('aliases, fragments and variables work; a wrongly typed variable and a syntax error are GraphQL errors', async () => {
+  it('orders(first:, after:, query:) pages through paid orders filtered by created_at', async () => {
     const { accessToken } = sim.addShop(SHOP);
-    sim.setOrder(SHOP, ORDER_1102);
-    const two = `query($a: ID!, $b: ID!) { first: order(id: $a) { ...O } second: order(id: $b) { ...O } }
-      fragment O on Order { id total: totalPriceSet { shopMoney { amount } } }`;
+    sim.setOrder(SHOP, restOrder(5_900_000_000_021, { created_at: '2026-11-19T08:00:00-05:00' }));
+    sim.setOrder(SHOP, restOrder(5_900_000_000_022, { created_at: '2026-11-20T08:00:00-05:00' }));
+    sim.setOrder(SHOP, restOrder(5_900_000_000_023, { created_at: '2026-11-20T09:00:00-05:00', financial_status: 'pending' }));
+    sim.setOrder(SHOP, restOrder(5_900_000_000_024, { created_at: '2026-11-21T08:00:00-05:00' }));
+    const query = `#graphql
+      query Paid($after: String, $q: String) {
+        orders(first: 1, after: $after, query: $q) {
+          edges {
+            cursor
+            node {
+              id name createdAt displayFinancialStatus legacyResourceId updatedAt processedAt test currencyCode
+              currentTotalPriceSet { shopMoney { amount currencyCode } }
+            }
+          }
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        }
+      }`;
+    const client = graphqlClient(accessToken);
+    const page = async (after?: string) =>
+      (await client.request(query, { variables: { q: "created_at:>='2026-11-20T00:00:00-05:00'", ...(after ? { after } : {}) } })).data
+        ?.orders;
 
-    const answer = await rawGraphql(sim, accessToken, two, { a: ORDER_GID, b: 'gid://shopify/Order/404' });
-    expect(answer.body['data']).toEqual({ first: { id: ORDER_GID, total: { shopMoney: { amount: '87.53' } } }, second: null });
-
-    const badVariable = await rawGraphql(sim, accessToken, two, { a: ORDER_GID });
-    expect(badVariable.body['errors']).toMatchObject([{ message: expect.stringContaining('"$b"') }]);
-    expect(badVariable.body['data']).toBeUndefined();
-    const broken = await rawGraphql(sim, accessToken, 'query { order(id: "x") { id }');
-    expect(broken.status).toBe(200);
-    expect(broken.body['errors']).toMatchObject([{ message: expect.stringContaining('Syntax Error') }]);
-    expect(sim.calls().map((c) => [c.operation, c.outcome])).toEqual([
-      ['order', 'ok'],
-      ['order', 'graphql_errors'],
-      ['unknown', 'graphql_errors'],
+    const first = await page();
+    expect(first?.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      {
+        id: 'gid://shopify/Order/5900000000022',
+        name: '#22',
+        createdAt: '2026-11-20T13:00:00Z',
+        displayFinancialStatus: 'PAID',
+        legacyResourceId: '5900000000022',
+        updatedAt: '2026-11-20T15:16:00Z',
+        processedAt: '2026-11-20T15:15:00Z',
+        test: true,
+        currencyCode: 'USD',
+        currentTotalPriceSet: { shopMoney: { amount: '90.15', currencyCode: 'USD' } },
+      },
     ]);
+    expect(first?.pageInfo.hasNextPage).toBe(true);
+    const second = await page(first?.pageInfo.endCursor);
+    expect(second?.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['gid://shopify/Order/5900000000024']);
+    expect(second?.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: second?.edges[0]?.cursor,
+      endCursor: second?.edges[0]?.cursor,
+    });
+  });
+
+  it('fault injection: THROTTLED (200 with errors, nothing written), 429 with Retry-After, 5xx', async () => {
+    const { accessToken } = sim.addShop(SHOP);
+    const gid = sim.setOrder(SHOP, restOrder(5_900_000_000_007));
+    const client = graphqlClient(accessToken);
+    const metafields = [{ ownerId: gid, namespace: '$app', key: 'cufe', type: 'single_line_text_field', value: 'FE01' }];
+
+    sim.setFaults({ graphqlThrottledRate: 1 });
+    const raw = await rawGraphql(accessToken, METAFIELDS_SET, { metafields });
+    expect(raw.status).toBe(200);
+    expect(raw.body['errors']).toEqual([
+      { message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } },
+    ]);
+    expect(raw.body['data']).toBeUndefined();
+    const thrown = await client.request(METAFIELDS_SET, { variables: { metafields } }).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(GraphqlQueryError);
+    expect((thrown as GraphqlQueryError).body?.errors?.graphQLErrors?.[0]?.extensions?.code).toBe('THROTTLED');
+    expect(sim.metafields(gid)).toEqual([]);
+
+    sim.setFaults({ http429Rate: 1 });
+    const limited = await rawGraphql(accessToken, METAFIELDS_SET, { metafields });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    const throttled = await client.request(METAFIELDS_SET, { variables: { metafields } }).catch((e: unknown) => e);
+    expect(throttled).toBeInstanceOf(HttpThrottlingError);
+    expect((throttled as HttpThrottlingError).response.retryAfter).toBe(1);
+
+    sim.setFaults({ http5xxRate: 1 });
+    const down = await client.request(METAFIELDS_SET, { variables: { metafields } }).catch((e: unknown) => e);
+    expect(down).toBeInstanceOf(HttpInternalError);
+    expect((down as HttpInternalError).response.code).toBe(503);
+    expect(sim.metafields(gid)).toEqual([]);
+
+    sim.setFaults({});
+    await client.request(METAFIELDS_SET, { variables: { metafields } });
+    expect(sim.metafields(gid)).toHaveLength(1);
+    expect(sim.calls().map((c) => c.outcome)).toEqual(['throttled', 'throttled', 'http_429', 'http_429', 'http_5xx', 'ok']);
+  });
+
+  it('a seed makes a fault rate reproducible', async () => {
+    const { accessToken } = sim.addShop(SHOP);
+    const run = async () => {
+      sim.setFaults({ graphqlThrottledRate: 0.5, seed: 42 });
+      const statuses: string[] = [];
+      for (let i = 0; i < 16; i++) {
+        const r = await rawGraphql(accessToken, ORDER_QUERY, { id: 'gid://shopify/Order/1' });
+        statuses.push(r.body['errors'] ? 'T' : 'ok');
+      }
+      return statuses;
+    };
+    const a = await run();
+    const b = await run();
+    expect(a).toEqual(b);
+    expect(a).toContain('T');
+    expect(a).toContain('ok');
+  });
+});
+
+describe('REST order read', () => {
+  it('GET /admin/api/:version/orders/:id.json returns the stored order, 404 when unknown, 401 without a token', async () => {
+    const { accessToken } = sim.addShop(SHOP);
+    const order = restOrder(5_900_000_000_030);
+    sim.setOrder(SHOP, order);
+    const get = (id: string, token = accessToken) =>
+      fetch(`${sim.origin}/admin/api/2026-10/orders/${id}.json`, {
+        headers: { 'X-Shopify-Access-Token': token, 'x-shopify-shop-domain': SHOP },
+      });
+
+    const found = await get('5900000000030');
+    expect(found.status).toBe(200);
+    expect(await found.json()).toEqual({ order });
+    const missing = await get('404');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ errors: 'Not Found' });
+    expect((await get('5900000000030', 'shpat_nope')).status).toBe(401);
+  });
+});
+
+describe('rewritingFetch', () => {
+  it('rewrites https://<shop>.myshopify.com to the origin with the shop header; leaves other URLs alone', async () => {
+    const seen: { url: string; shop: string | null; body: string; method: string }[] = [];
+    const base = (async (input: string | URL | Request, init?: RequestInit) => {
+      const req = new Request(input, init);
+      seen.push({ url: req.url, shop: req.headers.get('x-shopify-shop-domain'), body: await req.text(), method: req.method });
+      return new Response('{}');
+    }) as typeof fetch;
+    const f = rewritingFetch('http://127.0.0.1:9999/', base);
+
+    await f('https://demo.myshopify.com/admin/api/2026-10/graphql.json?x=1', {
+      method: 'POST',
+      body: '{"q":1}',
+      headers: { 'X-Keep': 'yes' },
+    });
+    await f(new Request('https://shop-2.myshopify.com/admin/oauth/access_token', { method: 'POST', body: 'code=1' }));
+    await f(new URL('https://gateway.example.test/api/send'));
+    await f('http://demo.myshopify.com/admin/api/2026-10/graphql.json');
+    await f('https://demo.myshopify.com.evil.test/admin');
+
+    expect(seen).toEqual([
+      { url: 'http://127.0.0.1:9999/admin/api/2026-10/graphql.json?x=1', shop: 'demo.myshopify.com', body: '{"q":1}', method: 'POST' },
+      { url: 'http://127.0.0.1:9999/admin/oauth/access_token', shop: 'shop-2.myshopify.com', body: 'code=1', method: 'POST' },
+      { url: 'https://gateway.example.test/api/send', shop: null, body: '', method: 'GET' },
+      { url: 'http://demo.myshopify.com/admin/api/2026-10/graphql.json', shop: null, body: '', method: 'GET' },
+      { url: 'https://demo.myshopify.com.evil.test/admin', shop: null, body: '', method: 'GET' },
+    ]);
+    expect(
+      rewriteShopifyUrl('https://demo.myshopify.com/admin/oauth/authorize?client_id=k', 'http://sim.test', { shopInQuery: true }),
+    ).toEqual({
+      url: 'http://sim.test/admin/oauth/authorize?client_id=k&shop=demo.myshopify.com',
+      shop: 'demo.myshopify.com',
+    });
   });
 });
