@@ -81,8 +81,8 @@ export function settingsProblems(error: z.ZodError, prefix: readonly string[] = 
     const at = [...prefix, ...i.path.map(String)];
     if (i.code === 'unrecognized_keys')
       return i.keys.map((key) => ({
-        path: [...at, key].join('.'),
-        message: `is not a setting${at.length ? ` of ${at.join('.')}` : ''}: check its spelling (docs/merchants.md lists every setting)`,
+        path: at.join('.') || 'settings',
+        message: `"${key}" is not a setting${at.length ? ` of ${at.join('.')}` : ''}: check its spelling (docs/merchants.md lists every setting)`,
       }));
     return [{ path: at.join('.') || 'settings', message: i.message }];
   });

@@ -72,12 +72,12 @@ describe.each(testDatabases)('shops configure refuses unknown keys and non-sale 
     [
       'a misspelt key in mapping',
       withMapping((m) => (m['cafeDelivry'] = 'paper')),
-      '  - mapping.cafeDelivry: is not a setting of mapping: check its spelling (docs/merchants.md lists every setting)',
+      '  - mapping: "cafeDelivry" is not a setting of mapping: check its spelling (docs/merchants.md lists every setting)',
     ],
     [
       'a misspelt key two levels down',
       withMapping((m) => ((m['checkoutAttributes'] as Record<string, unknown>)['rucc'] = 'ruc')),
-      '  - mapping.checkoutAttributes.rucc: is not a setting of mapping.checkoutAttributes: check its spelling (docs/merchants.md lists every setting)',
+      '  - mapping.checkoutAttributes: "rucc" is not a setting of mapping.checkoutAttributes: check its spelling (docs/merchants.md lists every setting)',
     ],
     [
       'typeDocument 04',

@@ -105,7 +105,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
         '  - credentials.Enterprise: Enterprise (enterprise code) is required',
         '  - credentials.Company: Company (taxpayer user at the provider) is required',
         '  - credentials.Token: Token (taxpayer password at the provider) is required',
-        '  - enviroment: is not a setting: check its spelling (docs/merchants.md lists every setting)',
+        '  - settings: "enviroment" is not a setting: check its spelling (docs/merchants.md lists every setting)',
         '',
       ]);
       expect(rejected.err).not.toContain('secreto-2');
