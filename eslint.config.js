@@ -4,7 +4,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'drizzle/**', 'test-artifacts/**'] },
+  // extensions/*/shopify.d.ts: written by the Shopify CLI (`shopify app build`, `app dev`) in its own style.
+  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'drizzle/**', 'test-artifacts/**', 'extensions/*/shopify.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -28,8 +29,8 @@ export default tseslint.config(
     },
   },
   {
-    // The admin page's modules and the order block run in the browser (the block in Shopify's extension worker).
-    files: ['src/admin/public/**/*.js', 'extensions/**/*.{ts,tsx}'],
+    // The admin page's modules, the buyer's page script and the extensions run in the browser (the block in Shopify's extension worker).
+    files: ['src/admin/public/**/*.js', 'src/buyer-page/public/**/*.js', 'extensions/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser, shopify: 'readonly' } },
   },
   {

@@ -12,6 +12,7 @@ import { refundsCreateWebhook } from '../webhooks/refunds-create.ts';
 import { mountAdmin } from './admin/admin-routes.ts';
 import type { AppConfig, MailSettings } from './config/env.ts';
 import { type Database, databaseTargetFor, openDatabase } from './db/database.ts';
+import { mountBuyerPage } from './buyer-page/buyer-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { documentPdfRoute } from './http/document-pdf-route.ts';
@@ -112,7 +113,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const metrics = createAppMetrics();
   const intake = new IntakeBatcher(database.db);
   const gateway = createGatewayClient({ ...config.gatewayLimits, ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
-  const emails = startEmails(o, database, admin);
+  const emails = startEmails(o, database, admin, appUrl.origin);
   const worker = new DocumentRunner({
     db: database.db,
     shops,
@@ -181,6 +182,14 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
       });
       mountOAuthRoutes(a, { shopify, sessions, shops, logger, adminApiOrigin: o.shopify.adminApiOrigin });
       a.get(PDF_ROUTE, documentPdfRoute(database.db));
+      mountBuyerPage(a, {
+        db: database.db,
+        shops,
+        appUrl: appUrl.origin,
+        limits: config.buyerPage,
+        wakeWorker: () => worker.wake(),
+        logger,
+      });
     },
   });
 
@@ -226,7 +235,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
 }
 
 /** The buyer e-mail runner and its SMTP transport, or none (said once, at start-up) when SMTP is not configured. */
-function startEmails(o: StartOptions, database: Database, admin: ShopifyAdmin) {
+function startEmails(o: StartOptions, database: Database, admin: ShopifyAdmin, appUrl: string) {
   const mail = o.mail ?? o.config.mail;
   if (!mail) {
     o.logger.info('buyer e-mail is off for every shop: SMTP_URL and MAIL_FROM are not set');
@@ -240,6 +249,7 @@ function startEmails(o: StartOptions, database: Database, admin: ShopifyAdmin) {
     db: database.db,
     mailer,
     shopNames: names,
+    appUrl,
     logger: o.logger,
     options: { ...options, leaseMs: o.config.worker.leaseMs, pollMs: o.config.worker.pollMs * 4 },
   });

@@ -1,7 +1,13 @@
-// The `shopify` global Shopify gives the block's module, typed for its target (as the Shopify CLI's
-// generated shopify.d.ts does). Importing the target's types also declares its Polaris web components.
-import type { Api } from '@shopify/ui-extensions/admin.order-details.block.render';
+import '@shopify/ui-extensions';
 
-declare global {
-  const shopify: Api;
+//@ts-ignore
+declare module './src/BlockExtension.tsx' {
+  const shopify: import('@shopify/ui-extensions/admin.order-details.block.render').Api;
+  const globalThis: { shopify: typeof shopify };
+}
+
+//@ts-ignore
+declare module './src/order-documents-view.ts' {
+  const shopify: import('@shopify/ui-extensions/admin.order-details.block.render').Api;
+  const globalThis: { shopify: typeof shopify };
 }

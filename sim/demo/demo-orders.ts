@@ -1,6 +1,6 @@
 // `npm run demo`: plays the store. Sends a handful of realistic paid orders through the running demo
-// (`npm start`) and prints, for each, the fiscal number, CUFE, QR address and PDF link written on the order, and
-// the file of the e-mail its buyer received (the demo's mail catcher keeps each one). Then it refunds one unit of the
+// (`npm start`) and prints, for each, the fiscal number, CUFE, QR address, PDF link and buyer's page written on the
+// order, and the file of the e-mail its buyer received (the demo's mail catcher keeps each one). Then it refunds one unit of the
 // first order, as a merchant would on the order's page, and prints the credit note written on the order.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,7 +89,7 @@ async function main(): Promise<number> {
   console.log('\nWaiting for the invoices to be authorized and written back to the orders…\n');
   let failures = 0;
   for (const order of sent) {
-    // The invoice's six metafields.
+    // The invoice's metafields (seven; six for an invoice recovered without its protocol).
     const fields = await fromMetafields(info, order.gid, (f) =>
       f.length >= 6 ? Object.fromEntries(f.map((m) => [m.key, m.value])) : undefined,
     );
@@ -106,6 +106,7 @@ async function main(): Promise<number> {
         `  CUFE           ${fields.cufe}`,
         `  QR address     ${fields.qr_url}`,
         `  PDF            ${fields.pdf_url}`,
+        `  buyer's page   ${fields.buyer_url ?? ''}`,
         `  e-mail         ${await emailLine(info, { kind: 'invoice', fiscalNumber, orderName: order.name })}`,
         '',
       ].join('\n'),

@@ -28,6 +28,7 @@ import {
   retryShopDocument,
 } from '../documents/store/index.ts';
 import { decodeCursor, encodeCursor, isUuid, parseSearch } from './list-params.ts';
+import { requestedIds } from './buyer-request-view.ts';
 import { findDetail, shopState } from './document-detail.ts';
 import { documentSummary, fiscalNumbers } from './document-view.ts';
 import { localize, render } from '../messages/catalogue.ts';
@@ -287,8 +288,12 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     // A note's invoice, and the invoice a re-issue replaces: their numbers name them in the list.
     const invoiceIds = new Set(page.rows.flatMap((r) => [r.invoiceId, r.replacesId]).filter((i) => i !== null));
     const numbers = fiscalNumbers(await fiscalNumbersOf(deps.db, shop, [...invoiceIds]));
+    const requested = await requestedIds(
+      deps.db,
+      page.rows.map((r) => r.id),
+    );
     res.json({
-      invoices: page.rows.map((r) => documentSummary(r, state, numbers)),
+      invoices: page.rows.map((r) => ({ ...documentSummary(r, state, numbers), buyerRequested: requested.has(r.id) })),
       nextCursor: page.next ? encodeCursor(page.next) : null,
     });
   });

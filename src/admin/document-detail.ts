@@ -4,7 +4,11 @@
 import type { Db } from '../db/database.ts';
 import { type DocumentRow, documentCalls, findDocument, pdfToken, relatedDocuments } from '../documents/store/index.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
+import { type BuyerView, buyerViewOf } from './buyer-request-view.ts';
 import { type DocumentDetail, type ShopState, documentDetail } from './document-view.ts';
+
+/** The detail with the document's buyer page and the buyer's request (docs/buyer-page.md). */
+export type AdminDocumentDetail = DocumentDetail & { buyer: BuyerView };
 
 export interface DocumentDetailDeps {
   db: Db;
@@ -20,26 +24,30 @@ export function shopState(shop: Pick<Shop, 'enabled' | 'pausedReason'> | undefin
 }
 
 /** The detail of a row already read. */
-export async function detailOf(deps: DocumentDetailDeps, row: DocumentRow): Promise<DocumentDetail> {
-  const [shopRow, token, calls, related] = await Promise.all([
+export async function detailOf(deps: DocumentDetailDeps, row: DocumentRow): Promise<AdminDocumentDetail> {
+  const [shopRow, token, calls, related, buyer] = await Promise.all([
     deps.shops.get(row.shop),
     pdfToken(deps.db, row.shop, row.id),
     documentCalls(deps.db, row.id, row.shop),
     relatedDocuments(deps.db, row),
+    buyerViewOf(deps.db, deps.appUrl, row),
   ]);
-  return documentDetail({
-    row,
-    shop: shopState(shopRow),
-    pdfToken: token,
-    appUrl: deps.appUrl,
-    calls,
-    related,
-    ...(deps.emails ? { mailConfigured: deps.emails.configured } : {}),
-  });
+  return {
+    ...documentDetail({
+      row,
+      shop: shopState(shopRow),
+      pdfToken: token,
+      appUrl: deps.appUrl,
+      calls,
+      related,
+      ...(deps.emails ? { mailConfigured: deps.emails.configured } : {}),
+    }),
+    buyer,
+  };
 }
 
 /** The shop's document `id`, or undefined when the shop has none by that id. */
-export async function findDetail(deps: DocumentDetailDeps, shop: string, id: string): Promise<DocumentDetail | undefined> {
+export async function findDetail(deps: DocumentDetailDeps, shop: string, id: string): Promise<AdminDocumentDetail | undefined> {
   const row = await findDocument(deps.db, id, shop);
   return row && detailOf(deps, row);
 }

@@ -20,6 +20,8 @@ export interface BuyerEmailInput {
   to: string;
   /** The operator's sender address (MAIL_FROM). */
   from: string;
+  /** The document's buyer page (docs/buyer-page.md), named in the e-mail. */
+  pageUrl?: string;
   /** The outbox row's id: the Message-ID is made from it, so a repeated send carries the same one. */
   emailId: string;
 }
@@ -36,6 +38,7 @@ export function buyerEmail(i: BuyerEmailInput): OutgoingEmail & { messageId: str
     cufe: i.doc.cufe ?? '',
     qr: i.doc.qr ?? '',
     invoiceNumber: i.invoiceNumber ?? '',
+    pageUrl: i.pageUrl ?? '',
   };
   const texts = BUYER_EMAIL[i.language];
   return {

@@ -14,6 +14,7 @@ import type { Logger } from '../logger.ts';
 import { render } from '../messages/catalogue.ts';
 import { type Message, message } from '../messages/message.ts';
 import type { ShopNames } from '../shopify/shop-name.ts';
+import { buyerUrl } from '../documents/buyer-link.ts';
 import { buyerEmail } from './buyer-email.ts';
 import type { Mailer } from './smtp-mailer.ts';
 import { PollLoop } from '../poll-loop.ts';
@@ -24,6 +25,8 @@ export interface EmailRunnerDeps {
   shopNames: ShopNames;
   logger: Logger;
   options: Omit<MailSettings, 'smtpUrl'> & { leaseMs: number; pollMs: number };
+  /** Public origin of the app: each e-mail names the document's buyer page. */
+  appUrl?: string;
   random?: () => number;
 }
 
@@ -69,6 +72,7 @@ export class EmailRunner extends PollLoop {
       to: row.recipient,
       from: this.d.options.from,
       emailId: row.id,
+      ...(this.d.appUrl === undefined ? {} : { pageUrl: buyerUrl(this.d.appUrl, content.doc.buyerToken) }),
     });
     const sent = await this.d.mailer.send(email);
     if (!sent.ok) {

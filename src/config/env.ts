@@ -54,6 +54,8 @@ const envSchema = z.object({
   WORKER_RETRY_MAX_MS: positiveInt.default(15 * 60_000),
   RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
   RECONCILE_WINDOW_HOURS: positiveInt.default(48),
+  BUYER_LINK_REQUESTS_PER_MINUTE: positiveInt.default(60),
+  BUYER_ADDRESS_REQUESTS_PER_MINUTE: positiveInt.default(120),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 
   SMTP_URL: z
@@ -129,6 +131,8 @@ export interface AppConfig {
     retryMaxMs: number;
   };
   reconcile: { intervalMinutes: number; windowHours: number };
+  /** The buyer's pages (docs/buyer-page.md): requests a minute per link and per client address, then 429. */
+  buyerPage: { perLinkPerMinute: number; perAddressPerMinute: number };
   /** Who may read /metrics: anyone (development), holders of the bearer token, or nobody (production without one). */
   metrics: MetricsAccess;
   /** E-mail to buyers (SMTP_URL and MAIL_FROM); undefined: no delivery for any shop. */
@@ -243,6 +247,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryMaxMs: env.WORKER_RETRY_MAX_MS,
     },
     reconcile: { intervalMinutes: env.RECONCILE_INTERVAL_MINUTES, windowHours: env.RECONCILE_WINDOW_HOURS },
+    buyerPage: { perLinkPerMinute: env.BUYER_LINK_REQUESTS_PER_MINUTE, perAddressPerMinute: env.BUYER_ADDRESS_REQUESTS_PER_MINUTE },
     // The app's port faces the internet (Shopify calls it): in production, metrics only for the token's holder.
     metrics:
       env.METRICS_TOKEN !== undefined

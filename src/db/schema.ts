@@ -20,6 +20,7 @@ import { EMAIL_REASONS, EMAIL_STATUSES, REPORT_EMAIL_REASONS } from './email-sta
 import { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS } from './document-state.ts';
 import { LANGUAGES } from './languages.ts';
+import { BUYER_REQUEST_OUTCOMES } from './buyer-request-state.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -36,6 +37,11 @@ const jsonText = customType<{ data: unknown; driverData: string }>({
   toDriver: (v) => JSON.stringify(v),
   fromDriver: (v) => JSON.parse(v) as unknown,
 });
+
+/** 32 bytes from two v4 UUIDs (244 random bits) as 43 base64url characters; core SQL, so PGlite and PostgreSQL alike. */
+const BUYER_TOKEN_DEFAULT = sql.raw(
+  `rtrim(translate(encode(decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex'), 'base64'), '+/', '-_'), '=')`,
+);
 
 /** A CHECK that a text column holds one of a declared list (the list is ours: no quoting needed beyond ''). */
 const oneOf = (column: string, values: readonly string[]) => sql.raw(`"${column}" in (${values.map((v) => `'${v}'`).join(', ')})`);
@@ -169,6 +175,8 @@ export const documents = pgTable(
     problems: jsonb('problems'),
     /** Something the merchant should know about a document that went through (a catalogue message). */
     notice: jsonb('notice'),
+    /** The buyer's page link's only credential (docs/buyer-page.md), made by the database for every row. */
+    buyerToken: text('buyer_token').notNull().default(BUYER_TOKEN_DEFAULT),
 
     ...rowTimes(),
   },
@@ -193,6 +201,7 @@ export const documents = pgTable(
       .where(sql`${t.authorizedAt} is not null`),
     // Type and environment last: the search box finds "0000-001-0000000042" through the first four columns. Each
     // environment numbers apart (docs/series.md).
+    uniqueIndex('documents_buyer_token_uq').on(t.buyerToken),
     uniqueIndex('documents_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.fiscalNumber, t.documentType, t.environment),
     // A CUFE names one document: a gateway answering another document's CUFE never completes a second (docs/gateway-checks.md).
     uniqueIndex('documents_shop_cufe_uq')
@@ -300,6 +309,32 @@ export const reportEmails = pgTable(
     check('report_emails_status_ck', oneOf('status', EMAIL_STATUSES)),
     check('report_emails_reason_ck', oneOf('reason', REPORT_EMAIL_REASONS)),
     check('report_emails_language_ck', oneOf('language', LANGUAGES)),
+  ],
+);
+
+/**
+ * The buyer's request for an invoice to their company (docs/buyer-page.md): one per invoice, by the primary key, written
+ * in the transaction that acts on it. What happened, not the client (that is the invoice's or the replacement's).
+ */
+export const buyerRequests = pgTable(
+  'buyer_requests',
+  {
+    invoiceId: uuid('invoice_id')
+      .primaryKey()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    shop: text('shop').notNull(),
+    outcome: text('outcome', { enum: BUYER_REQUEST_OUTCOMES }).notNull(),
+    /** The language the buyer read the page in. */
+    language: text('language', { enum: LANGUAGES }).notNull(),
+    /** A re-issue's credit note and new invoice. */
+    creditNoteId: uuid('credit_note_id'),
+    replacementId: uuid('replacement_id'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('buyer_requests_shop_idx').on(t.shop, t.createdAt),
+    check('buyer_requests_outcome_ck', oneOf('outcome', BUYER_REQUEST_OUTCOMES)),
+    check('buyer_requests_language_ck', oneOf('language', LANGUAGES)),
   ],
 );
 
@@ -438,6 +473,7 @@ export const schema = {
   documentPdfs,
   documentEmails,
   reportEmails,
+  buyerRequests,
   fiscalSequences,
   fiscalSkips,
   fiscalSeriesChanges,

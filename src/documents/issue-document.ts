@@ -11,6 +11,7 @@ import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
 import { cufeLookupUrl, pdfShowsAmount } from './pdf-cufe.ts';
 import { checkAuthorization, checkPdf, foreignDuplicate, on201, ownCufeInPdf } from './answer-rules.ts';
+import { buyerUrl } from './buyer-link.ts';
 import { pdfUrl } from './pdf-link.ts';
 import { type Message, message } from '../messages/message.ts';
 import { creditNoteDraft } from './credit-note-draft.ts';
@@ -282,6 +283,7 @@ async function writebackStep(doc: DocumentRow, deps: IssuingDeps): Promise<Trans
           fiscal_number: formatFiscalNumber(doc),
           protocol: doc.protocol ?? '',
           authorized_at: (doc.authorizedAt ?? deps.clock()).toISOString(),
+          buyer_url: buyerUrl(deps.appUrl, doc.buyerToken),
         })
       : await writeNotes(doc, token, deps);
   if (written.ok) return { kind: 'done', patch: { writtenBackAt: deps.clock() } };

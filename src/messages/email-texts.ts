@@ -17,6 +17,8 @@ export interface EmailFacts {
   qr: string;
   /** A credit note's invoice's fiscal number ('' when unknown, and for an invoice). */
   invoiceNumber?: string;
+  /** The buyer's page of the document (docs/buyer-page.md); '' leaves its line out. */
+  pageUrl?: string;
 }
 
 interface EmailTexts {

@@ -12,6 +12,8 @@ export const INVOICE_METAFIELD_TYPES = {
   fiscal_number: 'single_line_text_field',
   protocol: 'single_line_text_field',
   authorized_at: 'date_time',
+  /** The buyer's page of the invoice (docs/buyer-page.md). */
+  buyer_url: 'url',
 } as const;
 
 export type InvoiceMetafieldValues = Record<keyof typeof INVOICE_METAFIELD_TYPES, string>;

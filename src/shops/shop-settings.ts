@@ -26,6 +26,17 @@ export const billingPointSchema = z
   .string()
   .regex(/^\d{3}$/, 'billingPoint must be 3 digits')
   .refine((v) => v !== '000', 'billingPoint 000 is not allowed');
+/** Whether buyers may ask, and for how many days after the invoice (its authorization, or its order when not yet). */
+export const buyerRequestsSchema = z.strictObject({
+  enabled: z.boolean({ error: 'buyerRequests.enabled must be true or false' }).default(true),
+  days: z
+    .number({ error: 'buyerRequests.days must be a number of days' })
+    .int('buyerRequests.days must be a whole number of days')
+    .min(1, 'buyerRequests.days must be at least 1')
+    .max(365, 'buyerRequests.days must be at most 365')
+    .default(30),
+});
+export type BuyerRequestSettings = z.infer<typeof buyerRequestsSchema>;
 
 export const shopSettingsSchema = z.strictObject({
   /** Where invoices go: the DGI's test environment or production. */
@@ -51,6 +62,8 @@ export const shopSettingsSchema = z.strictObject({
   ),
   /** How orders become documents: coded defaults, payment forms, checkout attribute names, … */
   mapping: mappingSettingsSchema.default(mappingSettingsSchema.parse({})),
+  /** Buyers ask for their invoice in their company's name from their page (docs/buyer-page.md). */
+  buyerRequests: buyerRequestsSchema.default(buyerRequestsSchema.parse({})),
 });
 export type ShopSettings = z.infer<typeof shopSettingsSchema>;
 

@@ -15,7 +15,7 @@ import type { RestRefund, StoreSimulator } from '../../sim/store-simulator/store
 import { lastErrorText } from './documents.ts';
 import { refundGid, refundedCents } from './fault-refunds.ts';
 
-const INVOICE_KEYS = ['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url'];
+const INVOICE_KEYS = ['authorized_at', 'buyer_url', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url'];
 
 export interface Verified {
   orders: number;

@@ -89,6 +89,7 @@ export function claimedInvoice(order: Record<string, unknown>, o: Partial<Docume
     lastError: null,
     problems: null,
     notice: null,
+    buyerToken: 'buyer-token-of-the-unit-invoice-0123456789a',
     createdAt: CLAIMED_AT,
     updatedAt: CLAIMED_AT,
     ...o,

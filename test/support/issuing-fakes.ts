@@ -201,7 +201,7 @@ export function issuingWorld() {
     confirmRefund: { ok: true, data: true },
     readOrder: { ok: true, data: null },
     orderTransactions: { ok: true, data: [] },
-    writeInvoiceMetafields: { ok: true, data: { written: 6 } },
+    writeInvoiceMetafields: { ok: true, data: { written: 7 } },
     writeCreditNotesMetafield: { ok: true, data: { written: 1 } },
   };
   const deps: IssuingDeps = {

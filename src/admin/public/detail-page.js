@@ -5,6 +5,7 @@ import { ApiError, api, errorText } from './api.js';
 import { clientCorrectionCard, clientReissueCard, loadClientForm } from './client-correction.js';
 import { creditNotesCard, noteInvoiceCard } from './credit-notes.js';
 import { replacementLinks, withheldActionsCard } from './document-actions.js';
+import { buyerCard } from './buyer-card.js';
 import { banner, busy, button, card, clear, dataTable, field, h, linkButton, toast } from './dom.js';
 import { emailCard, loadEmails } from './email-card.js';
 import { t } from './i18n.js';
@@ -120,6 +121,7 @@ export async function renderDetail(container, ctx, id) {
           creditNotesCard(inv),
           documentCard(inv),
           emailCard(inv, emails, load),
+          buyerCard(inv),
           callsCard(inv),
           clientForm && inv.actions.reissue.allowed ? clientReissueCard(inv, clientForm, (id) => ctx.navigate(`#/facturas/${id}`)) : null,
           withheldActionsCard(inv),

@@ -262,6 +262,7 @@ export async function renderInvoices(container, ctx) {
           { class: 'strong row-title' },
           h('a', { href, class: 'row-link__anchor' }, inv.orderName),
           inv.test ? h('span', { class: 'badge badge--neutral badge--small' }, t('invoices.test')) : null,
+          inv.buyerRequested ? h('span', { class: 'badge badge--info badge--small' }, t('invoices.buyerRequested')) : null,
         ),
         cell('type', '', kindLabel(inv)),
         cell('number', 'mono', [inv.fiscalNumber ?? '—', mixed && inv.environment ? [' ', environmentBadge(inv.environment)] : null]),

@@ -3,15 +3,19 @@
 // Type-checking only: the browser never loads this file.
 
 export type { PageConfig } from '../admin-page.ts';
-export type { GatewayCallView as GatewayCall, DocumentReason, DocumentSummary, ReasonProblem } from '../document-view.ts';
+export type { GatewayCallView as GatewayCall, DocumentReason, ReasonProblem } from '../document-view.ts';
 export type { Localized } from '../../messages/message.ts';
 export type { ClientFormView as ClientForm } from '../client-correction-api.ts';
 export type { MonthFigures, SeriesFigures } from '../../reports/month-figures.ts';
 export type { ReportEmailsView } from '../reports-api.ts';
-import type { DocumentDetail as ServerDocumentDetail } from '../document-view.ts';
+import type { AdminDocumentDetail as ServerDocumentDetail } from '../document-detail.ts';
+import type { DocumentSummary as ServerDocumentSummary } from '../document-view.ts';
 import type { emailView } from '../email-api.ts';
 import type { Localized } from '../../messages/message.ts';
 import type { DocumentStatus } from '../../db/document-state.ts';
+
+/** A row of the list; the list marks the invoices whose buyer asked for an invoice with RUC. */
+export type DocumentSummary = ServerDocumentSummary & { buyerRequested?: boolean };
 
 export type Status = DocumentStatus;
 export type StatusCounts = Record<Status | 'all', number>;
@@ -48,6 +52,7 @@ export interface ShopView {
     accountantEmail?: string;
     locations?: Record<string, { branchCode: string; billingPoint: string }>;
     mapping: Mapping;
+    buyerRequests: { enabled: boolean; days: number };
   };
   credentials: Record<string, boolean> | null;
   complete: boolean;

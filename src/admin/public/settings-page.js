@@ -98,6 +98,7 @@ export async function renderSettings(container, ctx) {
         tipDescription: value('mapping.tipDescription'),
         tipCode: value('mapping.tipCode'),
       },
+      buyerRequests: { enabled: checked('buyerRequests.enabled'), days: Number(value('buyerRequests.days').trim() || NaN) },
     };
     const branch = validateBranch(body.branchCode);
     if (branch) problems.push({ path: 'branchCode', message: branch });
@@ -247,6 +248,16 @@ export async function renderSettings(container, ctx) {
         mapping.cafeDelivery,
       ),
       deliveryCodeSelect(fields, mapping, shop.choices.deliveryCAFE),
+    ),
+    section(
+      t('settings.buyerRequests'),
+      t('settings.buyerRequestsHelp'),
+      fields.checkbox('buyerRequests.enabled', t('settings.buyerRequestsEnabled'), settings.buyerRequests.enabled),
+      fields.text('buyerRequests.days', t('settings.buyerRequestsDays'), String(settings.buyerRequests.days), {
+        type: 'number',
+        maxlength: 3,
+        help: t('settings.buyerRequestsDaysHelp'),
+      }),
     ),
     section(
       t('settings.payments'),

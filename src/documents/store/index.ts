@@ -13,3 +13,4 @@ export * from './query-statements.ts';
 export * from './replacement-statements.ts';
 export * from './series-statements.ts';
 export * from './report-statements.ts';
+export * from './buyer-statements.ts';

@@ -224,7 +224,7 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
       const fields = await waitFor(
         async () => {
           const written = simulator.metafields(gid, SHOP);
-          return written.length === 6 ? Object.fromEntries(written.map((m) => [m.key, m.value])) : undefined;
+          return written.length === 7 ? Object.fromEntries(written.map((m) => [m.key, m.value])) : undefined;
         },
         30_000,
         'the metafields on the order',

@@ -98,7 +98,7 @@ async function expectExactlyOnce(database: Database, world: World, ids: number[]
     const row = byGid.get(gid)!;
     expect(fields.cufe).toBe(row.cufe);
     // An invoice recovered after a lost answer has no protocol number to write.
-    const keys = ['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', ...(row.protocol ? ['protocol'] : []), 'qr_url'];
+    const keys = ['authorized_at', 'buyer_url', 'cufe', 'fiscal_number', 'pdf_url', ...(row.protocol ? ['protocol'] : []), 'qr_url'];
     expect(Object.keys(fields).sort()).toEqual(keys);
   }
   return numbers;

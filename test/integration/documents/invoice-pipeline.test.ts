@@ -50,7 +50,7 @@ describe.each(testDatabases)('paid order to authorized invoice, end to end on $n
 
     // Metafields on the simulated order, in the app's namespace.
     const fields = Object.fromEntries(run.h.simulator.metafields(gid).map((m) => [m.key, m]));
-    expect(Object.keys(fields).sort()).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
+    expect(Object.keys(fields).sort()).toEqual(['authorized_at', 'buyer_url', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
     expect(fields.cufe!.value).toBe(invoice.cufe);
     expect(fields.qr_url!.value).toBe(invoice.qr);
     expect(fields.qr_url!.value).toMatch(/^https:\/\/dgi-fep-test\.mef\.gob\.pa:40001\/Consultas\/FacturasPorQR\?chFE=FE01/);

@@ -61,7 +61,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
         .metafields(gid)
         .map((m) => m.key)
         .sort(),
-    ).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
+    ).toEqual(['authorized_at', 'buyer_url', 'cufe', 'fiscal_number', 'pdf_url', 'protocol', 'qr_url']);
   });
 
   it("several gateways: the worker reads the order's transactions from Shopify and invoices each payment form", async () => {
@@ -245,7 +245,7 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(fields.cufe).toBe(row.cufe);
     expect(fields.qr_url).toBe(row.qr);
     // No protocol number came back: that metafield is left off, not written blank.
-    expect(Object.keys(fields).sort()).toEqual(['authorized_at', 'cufe', 'fiscal_number', 'pdf_url', 'qr_url']);
+    expect(Object.keys(fields).sort()).toEqual(['authorized_at', 'buyer_url', 'cufe', 'fiscal_number', 'pdf_url', 'qr_url']);
   });
 
   it('duplicate after a failed attempt: another invoice under the number is not adopted; the invoice says so plainly', async () => {

@@ -168,9 +168,10 @@ describe.each(testDatabases)('/healthz when the database is gone on $name', (tar
 
     const r = await get(`${h.app.url}/healthz`);
     expect(r.status).toBe(503);
+    // The worker may be failing too by now (its claims fail with the database), but the database is named.
     expect(r.body).toMatchObject({
       status: 'fail',
-      failing: ['database'],
+      failing: expect.arrayContaining(['database']),
       database: 'unreachable',
       queue: null,
       worker: { enabled: true },

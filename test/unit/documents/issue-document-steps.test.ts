@@ -267,6 +267,7 @@ describe('writeback: the metafields on the order', () => {
       fiscal_number: NUMBER,
       protocol: '20261120103000000001',
       authorized_at: '2026-11-20T15:30:00.000Z',
+      buyer_url: `${APP_URL}/d/buyer-token-of-the-unit-invoice-0123456789a`,
     },
   ];
 
