@@ -258,7 +258,7 @@ function startEmails(o: StartOptions, database: Database, admin: ShopifyAdmin, a
     mailer,
     shopName: async (shop) => {
       const name = await names(shop);
-      return name.ok ? name.data : shop;
+      return name.ok ? name.data.name : shop;
     },
     logger: o.logger,
     // The month's e-mail is looked for every few seconds: one statement, and at most once per shop and month.

@@ -16,10 +16,10 @@ const text = (what: string, min: number, max: number) =>
 const locationCode = z
   .string({ error: 'locationCode must be text' })
   .trim()
-  .refine(
-    (code) => findLocationByCode(code) !== undefined,
-    'locationCode is not a province-district-corregimiento code of the DGI catalogue',
-  );
+  .refine((code) => findLocationByCode(code) !== undefined, {
+    message: 'locationCode is not a province-district-corregimiento code of the DGI catalogue',
+    params: { key: 'client_location_invalid' },
+  });
 
 const email = z
   .string({ error: 'email must be text' })
@@ -35,7 +35,11 @@ const taxpayerSchema = z.strictObject({
     .transform((v, ctx) => {
       const ruc = normalizeRuc(v);
       if (ruc === undefined) {
-        ctx.addIssue({ code: 'custom', message: `"${v}" is not a RUC or cédula number (e.g. 155596713-2-2015 or 8-442-445)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${v}" is not a RUC or cédula number (e.g. 155596713-2-2015 or 8-442-445)`,
+          params: { key: 'client_ruc_unreadable', text: v },
+        });
         return z.NEVER;
       }
       return ruc;
@@ -65,7 +69,12 @@ export const clientCorrectionSchema = z
   })
   .superRefine((c, ctx) => {
     if (c.type === 'taxpayer' && !isValidRucCheckDigit(c.ruc, c.dv)) {
-      ctx.addIssue({ code: 'custom', path: ['dv'], message: `the check digit ${c.dv} does not belong to the RUC ${c.ruc}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dv'],
+        message: `the check digit ${c.dv} does not belong to the RUC ${c.ruc}`,
+        params: { key: 'client_dv_invalid', dv: c.dv, ruc: c.ruc },
+      });
     }
   });
 

@@ -42,9 +42,33 @@ export const DEFAULT_PAYMENT_FORMS: CodeTable = CODES.defaultPaymentForms;
 /** Every code table by the field it codes, for the settings form's choices. */
 export const CODE_TABLES: Readonly<Record<string, CodeTable>> = (({ $comment: _, defaultPaymentForms: _d, ...tables }) => tables)(CODES);
 
-const transactionDefaultsSchema = z.object({
+/**
+ * Document types that are not a sale's invoice, each with why (docs/reference/panama-fe.md §3.2): notes correct an
+ * invoice and the app issues its credit notes itself from refunds; a reimbursement is not a sale.
+ */
+export const NOT_SALE_DOCUMENT_TYPES: Readonly<Record<string, string>> = {
+  '04': 'a credit note referring to invoices: the app issues credit notes itself, from refunds',
+  '05': 'a debit note referring to invoices, not a sale',
+  '06': 'a generic credit note: the app issues credit notes itself, from refunds',
+  '07': 'a generic debit note, not a sale',
+  '09': 'a reimbursement, not a sale',
+};
+
+const saleDocumentType = codeEnum('typeDocument').superRefine((code, ctx) => {
+  const why = ownEntry(NOT_SALE_DOCUMENT_TYPES, code);
+  if (why !== undefined)
+    ctx.addIssue({ code: 'custom', message: `typeDocument ${code} is ${why}; an order is invoiced with 01 (internal sale invoice)` });
+});
+
+/** The typeDocument codes a shop may choose for its orders' invoices. */
+export const SALE_DOCUMENT_TYPES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(CODES.typeDocument).filter(([code]) => !Object.hasOwn(NOT_SALE_DOCUMENT_TYPES, code)),
+);
+
+// Strict at every depth: a misspelt key is refused by name, never dropped for its default.
+const transactionDefaultsSchema = z.strictObject({
   typeEmission: codeEnum('typeEmission').default('01'),
-  typeDocument: codeEnum('typeDocument').default('01'),
+  typeDocument: saleDocumentType.default('01'),
   natureOperation: codeEnum('natureOperation').default('01'),
   typeOperation: codeEnum('typeOperation').default('1'),
   destinationOperation: codeEnum('destinationOperation').default('1'),
@@ -81,7 +105,7 @@ const attributeName = (what: string, fallback: string) =>
     .default(fallback);
 
 /** Names of the checkout (cart) attributes a buyer fills in; compared without regard to case. */
-const checkoutAttributesSchema = z.object({
+const checkoutAttributesSchema = z.strictObject({
   ruc: attributeName('the RUC', 'ruc'),
   dv: attributeName('the RUC check digit', 'dv'),
   businessName: attributeName('the business name', 'razon_social'),
@@ -146,7 +170,7 @@ const itemText = (what: string, min: number, max: number) =>
     .min(min, min === 1 ? `${what} cannot be empty` : `${what} must have at least ${min} characters`)
     .max(max, `${what} must have at most ${max} characters`);
 
-export const mappingSettingsSchema = z.object({
+export const mappingSettingsSchema = z.strictObject({
   /** Coded `dataTransaction` values (docs/reference/panama-fe.md §3.5 defaults: a normal e-commerce sale in Panama). */
   transactionDefaults: transactionDefaultsSchema.prefault({}),
   /** Gateway name → payment-form code, merged over DEFAULT_PAYMENT_FORMS. */

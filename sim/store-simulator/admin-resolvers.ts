@@ -54,7 +54,7 @@ export function adminRoot(ctx: AdminContext): Record<string, (args: never) => un
     },
 
     shop(): View {
-      return { name: ctx.shop.name, myshopifyDomain: ctx.shop.domain };
+      return { name: ctx.shop.name, myshopifyDomain: ctx.shop.domain, email: ctx.shop.email, contactEmail: ctx.shop.email };
     },
 
     metafieldsSet({ metafields }: { metafields: MetafieldsSetInput[] }) {

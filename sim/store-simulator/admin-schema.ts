@@ -6,6 +6,7 @@
 // the whole order; CurrencyCode is a scalar rather than Shopify's enum of every ISO code.
 
 import { buildSchema } from 'graphql';
+import { ORDER_SDL } from './admin-order-schema.ts';
 import { LOCATIONS_SDL } from './locations.ts';
 
 export const ADMIN_SDL = /* GraphQL */ `
@@ -26,6 +27,8 @@ export const ADMIN_SDL = /* GraphQL */ `
   type Shop {
     name: String!
     myshopifyDomain: String!
+    email: String!
+    contactEmail: String!
   }
 
   type Mutation {
@@ -96,6 +99,22 @@ export const ADMIN_SDL = /* GraphQL */ `
     refunds(first: Int): [Refund!]!
     transactions(first: Int): [OrderTransaction!]!
     metafield(namespace: String, key: String!): Metafield
+    # What an order reads as for invoicing (admin-order-schema.ts has the types).
+    presentmentCurrencyCode: CurrencyCode
+    taxExempt: Boolean!
+    phone: String
+    customerLocale: String
+    paymentGatewayNames: [String!]!
+    currentTotalTaxSet: MoneyBag
+    totalTaxSet: MoneyBag
+    totalTipReceivedSet: MoneyBag!
+    currentTotalDutiesSet: MoneyBag
+    currentTotalAdditionalFeesSet: MoneyBag
+    totalCashRoundingAdjustment: CashRoundingAdjustment!
+    lineItems(first: Int, after: String): LineItemConnection!
+    shippingLines(first: Int, after: String, includeRemovals: Boolean = false): ShippingLineConnection!
+    billingAddress: MailingAddress
+    shippingAddress: MailingAddress
   }
 
   type OrderEdge {
@@ -117,6 +136,7 @@ export const ADMIN_SDL = /* GraphQL */ `
     lastName: String
     displayName: String!
     locale: String!
+    phone: String
     metafield(namespace: String, key: String!): Metafield
   }
 
@@ -274,28 +294,6 @@ export const ADMIN_SDL = /* GraphQL */ `
     RETURN
   }
 
-  type TaxLine {
-    rate: Float
-    ratePercentage: Float
-    title: String!
-    priceSet: MoneyBag!
-  }
-
-  type DiscountAllocation {
-    allocatedAmountSet: MoneyBag!
-  }
-
-  type LineItem implements Node {
-    id: ID!
-    name: String!
-    title: String!
-    sku: String
-    quantity: Int!
-    originalUnitPriceSet: MoneyBag!
-    taxLines(first: Int): [TaxLine!]!
-    discountAllocations: [DiscountAllocation!]!
-  }
-
   type RefundLineItem {
     id: ID!
     quantity: Int!
@@ -316,15 +314,6 @@ export const ADMIN_SDL = /* GraphQL */ `
     edges: [RefundLineItemEdge!]!
     nodes: [RefundLineItem!]!
     pageInfo: PageInfo!
-  }
-
-  type ShippingLine {
-    id: ID
-    title: String!
-    code: String
-    originalPriceSet: MoneyBag!
-    discountedPriceSet: MoneyBag!
-    taxLines: [TaxLine!]!
   }
 
   type RefundShippingLine {
@@ -382,4 +371,4 @@ export const ADMIN_SDL = /* GraphQL */ `
   }
 `;
 
-export const adminSchema = buildSchema(ADMIN_SDL + LOCATIONS_SDL);
+export const adminSchema = buildSchema(`${ADMIN_SDL}\n${ORDER_SDL}\n${LOCATIONS_SDL}`);

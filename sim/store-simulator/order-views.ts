@@ -5,6 +5,7 @@
 import { GraphQLError } from 'graphql';
 import { type MetafieldRecord, metafieldDigest } from './metafields.ts';
 import { refundView } from './refund-views.ts';
+import { orderInvoicingFields } from './order-line-views.ts';
 import { transactionView } from './transaction-views.ts';
 import { currentTotal, moneyBag, moneyBagOf, orderCurrency, refundedCents } from './rest-money.ts';
 import { gidOf, graphqlDateTime, isRecord, legacyId, records, restGid, str } from './rest-values.ts';
@@ -49,6 +50,7 @@ export function orderView(ctx: AdminContext, record: OrderRecord): View {
   const status = str(rest['financial_status'])?.toUpperCase();
   const refunds = records(rest['refunds']);
   return {
+    ...orderInvoicingFields(rest),
     __typename: 'Order',
     id: record.gid,
     legacyResourceId: legacyId(record.gid, 'Order'),
@@ -99,6 +101,7 @@ export function customerView(ctx: AdminContext, record: CustomerRecord): View {
     firstName: first,
     lastName: last,
     displayName: [first, last].filter(Boolean).join(' ') || email || '',
+    phone: str(record.rest['phone']) ?? null,
     // Shopify falls back to the shop's primary locale; the simulated shops sell in Spanish.
     locale: record.locale ?? record.orderLocale ?? 'es',
     metafield: (args: { namespace?: string | null; key: string }) => ownMetafield(ctx, record.gid, args),

@@ -55,6 +55,8 @@ export interface ShopState {
   /** The shop's name (GraphQL `shop { name }`); by default its myshopify.com handle. */
   name: string;
   domain: string;
+  /** The shop's contact address (GraphQL `shop { contactEmail }`, also `email`); by default <handle>@example.com. */
+  email: string;
   orders: Map<string, OrderRecord>;
   /** refund GID → order GID. */
   refunds: Map<string, string>;
@@ -102,6 +104,7 @@ export class SimState {
       state = {
         name: shop.replace(/\.myshopify\.com$/, ''),
         domain: shop,
+        email: `${shop.replace(/\.myshopify\.com$/, '')}@example.com`,
         orders: new Map(),
         refunds: new Map(),
         customers: new Map(),

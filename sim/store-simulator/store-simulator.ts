@@ -78,6 +78,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
 
     addShop(shop, opts = {}) {
       if (opts.name !== undefined) state.shop(shop).name = opts.name;
+      if (opts.email !== undefined) state.shop(shop).email = opts.email;
       return { accessToken: tokens.addStatic(shop, opts.scope ?? DEFAULT_SCOPES, opts.accessToken) };
     },
     uninstallShop: (shop) => tokens.uninstall(shop),

@@ -171,7 +171,7 @@ export interface StoreSimulator {
 
   /** Custom-app style: a static, non-expiring Admin API token. Generated when not given. */
   /** `name`: the shop's name in GraphQL `shop { name }` (default: its handle). */
-  addShop(shop: string, options?: { accessToken?: string; scope?: string; name?: string }): { accessToken: string };
+  addShop(shop: string, options?: { accessToken?: string; scope?: string; name?: string; email?: string }): { accessToken: string };
   /** Revoke every token of the shop (what uninstalling does). */
   uninstallShop(shop: string): void;
   /** The scopes the shop granted the app (addShop, code grant or token exchange), or undefined when not installed. */

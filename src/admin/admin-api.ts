@@ -4,13 +4,19 @@
 import type { Shopify } from '@shopify/shopify-api';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { z } from 'zod';
-import { CODE_TABLES, DEFAULT_PAYMENT_FORMS, TRANSACTION_DEFAULT_FIELDS, ownEntry } from '../../mappers/invoice/mapping-settings.ts';
+import {
+  CODE_TABLES,
+  DEFAULT_PAYMENT_FORMS,
+  SALE_DOCUMENT_TYPES,
+  TRANSACTION_DEFAULT_FIELDS,
+  ownEntry,
+} from '../../mappers/invoice/mapping-settings.ts';
 import type { Db } from '../db/database.ts';
 import { CREDENTIAL_FIELDS, type GatewayCredentials } from '../gateway/gateway-types.ts';
 import type { GatewaySettings } from '../gateway/gateway-client.ts';
 import type { Logger } from '../logger.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
-import { credentialsInputSchema, maskCredentials, settingsInputSchema } from '../shops/shop-settings.ts';
+import { credentialsInputSchema, maskCredentials, settingsInputSchema, settingsProblems } from '../shops/shop-settings.ts';
 import { testGatewayConnection } from './connection-test.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../db/document-state.ts';
 import {
@@ -26,6 +32,8 @@ import { requestedIds } from './buyer-request-view.ts';
 import { findDetail, shopState } from './document-detail.ts';
 import { documentSummary, fiscalNumbers } from './document-view.ts';
 import { localize, render } from '../messages/catalogue.ts';
+import { message } from '../messages/message.ts';
+import { requestLanguage } from './request-language.ts';
 import { calendarDate, isCursorTime, jsonObjectBody, perShopRateLimit } from './request-guards.ts';
 import { requireSessionToken, shopOf } from './session-token.ts';
 
@@ -42,6 +50,8 @@ export interface AdminApiDeps {
   /** The worker's gateway slots (GATEWAY_CONCURRENCY): a connection test waits for one like any call. */
   gatewaySlots: { run<T>(task: () => Promise<T>): Promise<T> };
   logger: Logger;
+  /** Whether this server e-mails buyers (a document's resend action says so). */
+  emails?: { configured: boolean } | undefined;
 }
 
 export const MAX_PAGE_SIZE = 100;
@@ -140,7 +150,7 @@ async function shopView(deps: AdminApiDeps, shop: Shop) {
     missing,
     counts: await countByStatus(deps.db, shop.shop),
     // Code tables for the form's selects: the server's lists, so the page never drifts from the schema.
-    choices: CODE_TABLES,
+    choices: { ...CODE_TABLES, typeDocument: SALE_DOCUMENT_TYPES },
     defaultPaymentForms: DEFAULT_PAYMENT_FORMS,
     // The form's fields, from the schemas: the page never keeps its own list.
     fields: { credentials: CREDENTIAL_FIELDS, transactionDefaults: TRANSACTION_DEFAULT_FIELDS },
@@ -185,7 +195,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const body = bodyObject(req);
     const credentials = mergeCredentials(current.credentials, body.credentials);
     const parsed = settingsInputSchema.safeParse({ ...body, credentials });
-    if (!parsed.success) return badRequest(res, zodProblems(parsed.error), 'invalid settings');
+    if (!parsed.success) return badRequest(res, settingsProblems(parsed.error), 'invalid settings');
     const saved = await deps.shops.saveSettings(current.shop, parsed.data);
     if (!saved.ok) {
       res.status(409).json({
@@ -251,7 +261,11 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const parsed = listQuerySchema.safeParse(req.query);
     if (!parsed.success) return badRequest(res, zodProblems(parsed.error));
     const { status, kind, from, to, q, cursor, limit } = parsed.data;
-    if (from && to && from > to) return badRequest(res, [{ path: 'to', message: 'must not be before from' }]);
+    if (from && to && from > to) {
+      const language = requestLanguage(req);
+      const said = language === 'en' ? 'must not be before from' : render(message('date_range_inverted', { from, to }), language);
+      return badRequest(res, [{ path: 'to', message: said }], language === 'en' ? undefined : said);
+    }
     const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(cursor);
     if (cursor && (!after || !isCursorTime(after.createdAt)))
       return badRequest(res, [{ path: 'cursor', message: 'is not a cursor this API gave out' }]);
@@ -271,7 +285,8 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     ]);
     const state = shopState(shopRow);
     // A note's row names its invoice's number.
-    const invoiceIds = new Set(page.rows.map((r) => r.invoiceId).filter((i) => i !== null));
+    // A note's invoice, and the invoice a re-issue replaces: their numbers name them in the list.
+    const invoiceIds = new Set(page.rows.flatMap((r) => [r.invoiceId, r.replacesId]).filter((i) => i !== null));
     const numbers = fiscalNumbers(await fiscalNumbersOf(deps.db, shop, [...invoiceIds]));
     const requested = await requestedIds(
       deps.db,

@@ -15,8 +15,10 @@ import { type CorrectionOutcome, correctClient, correctionRefusal, isCorrectable
 import { reinvoice } from '../documents/reinvoice.ts';
 import { type DocumentRow, findDocument } from '../documents/store/index.ts';
 import type { Logger } from '../logger.ts';
+import { render } from '../messages/catalogue.ts';
+import { requestLanguage } from './request-language.ts';
 import type { ShopRepository } from '../shops/shop-repository.ts';
-import { zodProblems } from './admin-api.ts';
+import { clientProblems } from './client-problems.ts';
 import { detailOf } from './document-detail.ts';
 import { isUuid } from './list-params.ts';
 import { type SessionTokenDeps, requireSessionToken, shopOf } from './session-token.ts';
@@ -28,6 +30,8 @@ export interface ClientCorrectionDeps extends SessionTokenDeps {
   appUrl: string;
   /** Look for due invoices now (after a correction). */
   wakeWorker: () => void;
+  /** Whether this server e-mails buyers (a document's resend action says so). */
+  emails?: { configured: boolean } | undefined;
   logger: Logger;
 }
 
@@ -75,7 +79,7 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
       deps.logger.info({ shop, invoiceId: id, client: correction.type }, 'admin: client corrected, invoice requeued');
       deps.wakeWorker();
     }
-    await answer(res, outcome);
+    await answer(req, res, outcome);
   });
 
   router.delete('/invoices/:id/client', auth, async (req, res) => {
@@ -84,7 +88,7 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
     const shop = shopOf(res);
     const outcome = await correctClient(deps.db, { id, shop }, null);
     if (outcome.kind === 'done') deps.logger.info({ shop, invoiceId: id }, 'admin: client correction removed');
-    await answer(res, outcome);
+    await answer(req, res, outcome);
   });
 
   router.post('/invoices/:id/reinvoice', auth, json, async (req, res) => {
@@ -93,7 +97,10 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
     const shop = shopOf(res);
     const outcome = await reinvoice(deps.db, { id, shop }, correction);
     if (outcome.kind === 'not_found') return void res.status(404).json({ error: 'invoice not found' });
-    if (outcome.kind === 'refused') return void res.status(409).json({ error: outcome.reason });
+    if (outcome.kind === 'refused') {
+      const language = requestLanguage(req);
+      return void res.status(409).json({ error: language === 'en' ? outcome.reason : render(outcome.message, language) });
+    }
     deps.logger.info({ shop, invoiceId: id, creditNote: outcome.noteId, replacement: outcome.replacementId }, 'admin: invoice re-issued');
     deps.wakeWorker();
     res.status(202).json({ creditNoteId: outcome.noteId, invoiceId: outcome.replacementId, replaces: id });
@@ -113,13 +120,15 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
     return row;
   }
 
-  async function answer(res: Response, outcome: CorrectionOutcome): Promise<void> {
+  async function answer(req: Request, res: Response, outcome: CorrectionOutcome): Promise<void> {
     if (outcome.kind === 'not_found') {
       res.status(404).json({ error: 'invoice not found' });
       return;
     }
     if (outcome.kind === 'refused') {
-      res.status(409).json({ error: outcome.reason, status: outcome.status });
+      const language = requestLanguage(req);
+      const error = language !== 'en' && outcome.message ? render(outcome.message, language) : outcome.reason;
+      res.status(409).json({ error, status: outcome.status });
       return;
     }
     res.json({ invoice: await detailOf(deps, outcome.doc) });
@@ -143,8 +152,10 @@ function correctionOf(req: Request, res: Response): ClientCorrection | undefined
   }
   const parsed = clientCorrectionSchema.safeParse(req.body);
   if (parsed.success) return parsed.data;
-  const problems = zodProblems(parsed.error);
-  res.status(400).json({ error: `invalid client: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems });
+  const language = requestLanguage(req);
+  const problems = clientProblems(parsed.error, language);
+  const lead = language === 'en' ? 'invalid client' : 'datos del cliente no válidos';
+  res.status(400).json({ error: `${lead}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems });
   return undefined;
 }
 

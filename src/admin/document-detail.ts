@@ -15,6 +15,8 @@ export interface DocumentDetailDeps {
   shops: Pick<ShopRepository, 'get'>;
   /** Public origin of the app, for PDF links. */
   appUrl: string;
+  /** Whether this server e-mails buyers (the resend action); absent, the detail does not judge it. */
+  emails?: { configured: boolean } | undefined;
 }
 
 export function shopState(shop: Pick<Shop, 'enabled' | 'pausedReason'> | undefined): ShopState {
@@ -30,7 +32,18 @@ export async function detailOf(deps: DocumentDetailDeps, row: DocumentRow): Prom
     relatedDocuments(deps.db, row),
     buyerViewOf(deps.db, deps.appUrl, row),
   ]);
-  return { ...documentDetail({ row, shop: shopState(shopRow), pdfToken: token, appUrl: deps.appUrl, calls, related }), buyer };
+  return {
+    ...documentDetail({
+      row,
+      shop: shopState(shopRow),
+      pdfToken: token,
+      appUrl: deps.appUrl,
+      calls,
+      related,
+      ...(deps.emails ? { mailConfigured: deps.emails.configured } : {}),
+    }),
+    buyer,
+  };
 }
 
 /** The shop's document `id`, or undefined when the shop has none by that id. */

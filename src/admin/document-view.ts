@@ -3,19 +3,25 @@
 import { type ClientCorrection, storedCorrection } from '../../mappers/invoice/client-correction.ts';
 import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway/gateway-document.ts';
 import { formatCents } from '../../mappers/fiscal/money.ts';
-import { isCorrectable } from '../documents/correct-client.ts';
+import {
+  DOCUMENT_ACTIONS,
+  type DocumentAction,
+  type DocumentActions,
+  documentActions,
+  retryVerdict,
+} from '../documents/document-actions.ts';
 import { pdfUrl } from '../documents/pdf-link.ts';
-import { replacementRefusal } from '../documents/reinvoice.ts';
 import {
   type DocumentListRow,
   type DocumentRow,
   type GatewayCallRow,
   type RelatedDocument,
+  type Relatives,
   formatFiscalNumber,
 } from '../documents/store/index.ts';
 import { CREDENTIAL_FIELDS } from '../gateway/gateway-types.ts';
 import { localize, localizeProblems, reasonAction, reasonTitle } from '../messages/catalogue.ts';
-import { type Localized, type Message, asMessage } from '../messages/message.ts';
+import { type Localized, type Message, asMessage, message } from '../messages/message.ts';
 
 /** The shop state a reason may depend on (a pending document of a paused shop waits for its settings). */
 export interface ShopState {
@@ -92,6 +98,8 @@ export interface DocumentSummary {
   replacesId: string | null;
   /** A credit note's invoice's fiscal number, once the note is linked to it. */
   invoiceNumber: string | null;
+  /** The fiscal number of the invoice this one replaces (a re-issue), when known. */
+  replacesNumber: string | null;
   status: string;
   step: string;
   /** True once the gateway authorized it (the PDF and the write-back may still be on their way). */
@@ -130,6 +138,7 @@ export function documentSummary(row: SummaryRow, shop: ShopState, numbers: Reado
     invoiceId: row.invoiceId,
     replacesId: row.replacesId,
     invoiceNumber: row.invoiceId === null ? null : (numbers.get(row.invoiceId) ?? null),
+    replacesNumber: row.replacesId === null ? null : (numbers.get(row.replacesId) ?? null),
     status: row.status,
     step: row.step,
     authorized: row.cufe !== null,
@@ -165,7 +174,12 @@ export interface GatewayCallView {
   at: string;
   request: unknown;
   response: unknown;
+  /** The message for people: the gateway's own words as they came, or why no answer came, in both languages. */
+  text: Localized | null;
 }
+
+/** Outcomes of a call that got no usable answer: their message is the app's raw reason, told in the reader's words. */
+const NO_ANSWER = new Set(['unavailable', 'indeterminate']);
 
 const REDACTED = '[redacted]';
 
@@ -191,6 +205,12 @@ export function gatewayCallView(c: GatewayCallRow): GatewayCallView {
     at: c.createdAt.toISOString(),
     request: redactSecrets(c.request),
     response: redactSecrets(c.response),
+    text:
+      c.message === null
+        ? null
+        : NO_ANSWER.has(c.outcome)
+          ? localize(message('call_unreachable', { reason: c.message }))
+          : { es: c.message, en: c.message },
   };
 }
 
@@ -207,7 +227,9 @@ export interface DocumentDetail extends DocumentSummary {
   document: unknown;
   pdfUrl: string | null;
   orderAdminUrl: string | null;
-  /** What the merchant may do now. */
+  /** What the merchant may do now, and why not (docs/design.md §9): the page offers only the allowed ones. */
+  actions: Record<DocumentAction, ActionView>;
+  /** The same as booleans (actions.*.allowed), as before `actions`. */
   retryable: boolean;
   /** The client may be corrected (PUT /api/invoices/:id/client). */
   correctable: boolean;
@@ -224,6 +246,37 @@ export interface DocumentDetail extends DocumentSummary {
   reference: NoteReference | null;
   /** An invoice's credit notes, oldest first. */
   creditNotes: RelatedView[];
+  /** The invoice that replaced this one ("reemplazada por …"). */
+  replacedBy: RelatedView | null;
+  /** The invoice this one replaces ("reemplaza a …"). */
+  replaces: RelatedView | null;
+}
+
+/** One action as the API shows it: allowed, or the reason it is withheld in both languages. */
+export interface ActionView {
+  allowed: boolean;
+  reason: Localized | null;
+}
+
+export function actionsView(actions: DocumentActions): Record<DocumentAction, ActionView> {
+  return Object.fromEntries(
+    DOCUMENT_ACTIONS.map((a) => [a, { allowed: actions[a].allowed, reason: actions[a].reason ? localize(actions[a].reason) : null }]),
+  ) as Record<DocumentAction, ActionView>;
+}
+
+/** The actions of a row with its relatives read (documentActions' facts). */
+export function actionsOf(row: DocumentRow, related: Relatives, mailConfigured?: boolean): DocumentActions {
+  const fact = (r: RelatedDocument) => ({
+    id: r.id,
+    status: r.status,
+    fiscalNumber: r.fiscalNumber === null ? null : formatFiscalNumber(r),
+  });
+  return documentActions({
+    row,
+    replacedBy: related.replacedBy ? fact(related.replacedBy) : null,
+    creditNotes: related.notes.map(fact),
+    ...(mailConfigured === undefined ? {} : { mailConfigured }),
+  });
 }
 
 /** A related document as the detail lists it: enough to show it and link to it. */
@@ -243,10 +296,12 @@ export function documentDetail(o: {
   pdfToken: string | undefined;
   appUrl: string;
   calls: GatewayCallRow[];
-  related: { invoice: RelatedDocument | undefined; notes: RelatedDocument[] };
+  related: Relatives;
+  mailConfigured?: boolean;
 }): DocumentDetail {
   const { row, related } = o;
-  const numbers = fiscalNumbers([row, ...(related.invoice ? [related.invoice] : [])]);
+  const actions = actionsOf(row, related, o.mailConfigured);
+  const numbers = fiscalNumbers([row, ...[related.invoice, related.replaces].filter((r) => r !== undefined)]);
   const view = (r: RelatedDocument): RelatedView => ({ ...documentSummary(r, o.shop, numbers), pdfUrl: pdfUrl(o.appUrl, r.pdfToken) });
   const note = row.kind === 'credit_note';
   return {
@@ -263,15 +318,18 @@ export function documentDetail(o: {
     document: redactSecrets(row.document),
     pdfUrl: pdfUrl(o.appUrl, o.pdfToken),
     orderAdminUrl: orderAdminUrl(row.shop, row.orderGid),
-    retryable: isRetryableByHand(row),
-    correctable: isCorrectable(row),
-    reissuable: replacementRefusal(row) === undefined,
+    actions: actionsView(actions),
+    retryable: actions.retry.allowed,
+    correctable: actions.correct_client.allowed,
+    reissuable: actions.reissue.allowed,
     clientCorrection: storedCorrection(row.clientOverride) ?? null,
     calls: o.calls.map(gatewayCallView),
     refundId: refundOf(row),
     invoice: related.invoice ? view(related.invoice) : null,
     reference: note ? noteReference(row.document as GatewayDocument | null) : null,
     creditNotes: related.notes.map(view),
+    replacedBy: related.replacedBy ? view(related.replacedBy) : null,
+    replaces: related.replaces ? view(related.replaces) : null,
   };
 }
 
@@ -286,12 +344,7 @@ export function noteReference(document: GatewayDocument | null): NoteReference |
   return first ? { cufe: first[REFERENCE_FIELDS.cufe], date: first[REFERENCE_FIELDS.date] } : null;
 }
 
-/** Retry is offered where it changes something (retryShopDocument); a waiting document looks again at once. */
+/** Retry is offered where it changes something (document-actions.ts retryVerdict). */
 export function isRetryableByHand(row: Pick<DocumentRow, 'status' | 'lastErrorKind'>): boolean {
-  return (
-    row.status === 'failed' ||
-    row.status === 'needs_attention' ||
-    row.status === 'waiting' ||
-    (row.status === 'pending' && row.lastErrorKind !== null)
-  );
+  return retryVerdict(row).allowed;
 }

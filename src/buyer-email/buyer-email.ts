@@ -1,5 +1,6 @@
-// The e-mail a buyer receives for an authorized document: from the shop's name, in the buyer's language, saying
-// what the document is, its fiscal number, total, CUFE and DGI address, with the stored PDF attached as it is.
+// The e-mail a buyer receives for an authorized document: from the shop's name (replies to the shop's own address), in
+// the buyer's language, saying what the document is (a credit note names the invoice it corrects), its fiscal number,
+// total, CUFE and DGI address, with the stored PDF attached as it is.
 // Pure: the texts are the catalogue's (src/messages/email-texts.ts, from es.json and en.json).
 import { formatCents } from '../../mappers/fiscal/money.ts';
 import { type DocumentRow, formatFiscalNumber } from '../documents/store/index.ts';
@@ -10,7 +11,11 @@ import type { OutgoingEmail } from './smtp-mailer.ts';
 export interface BuyerEmailInput {
   doc: Pick<DocumentRow, 'kind' | 'orderName' | 'branchCode' | 'billingPoint' | 'fiscalNumber' | 'totalCents' | 'currency' | 'cufe' | 'qr'>;
   pdf: Buffer;
+  /** A credit note's invoice, as merchants read its number: the e-mail names what the note corrects. */
+  invoiceNumber?: string | undefined;
   shopName: string;
+  /** The shop's own address: the buyer's answer goes to the shop, not to the operator's sender. */
+  replyTo?: string | undefined;
   language: Language;
   to: string;
   /** The operator's sender address (MAIL_FROM). */
@@ -32,11 +37,13 @@ export function buyerEmail(i: BuyerEmailInput): OutgoingEmail & { messageId: str
     total: `${formatCents(i.doc.totalCents)} ${i.doc.currency}`,
     cufe: i.doc.cufe ?? '',
     qr: i.doc.qr ?? '',
+    invoiceNumber: i.invoiceNumber ?? '',
     pageUrl: i.pageUrl ?? '',
   };
   const texts = BUYER_EMAIL[i.language];
   return {
     from: { name: shopName, address: i.from },
+    ...(i.replyTo ? { replyTo: { name: shopName, address: i.replyTo } } : {}),
     to: i.to,
     subject: texts.subject(facts),
     text: texts.body(facts),

@@ -60,12 +60,14 @@ export class EmailRunner extends PollLoop {
   private async deliver(row: DocumentEmailRow): Promise<void> {
     const content = await emailContent(this.d.db, row.documentId);
     if (!content?.pdf) return this.attemptFailed(row, message('email_no_pdf'), true);
-    const shopName = await this.d.shopNames(row.shop);
-    if (!shopName.ok) return this.attemptFailed(row, message('email_shop_name', { detail: shopName.message }), false);
+    const sender = await this.d.shopNames(row.shop);
+    if (!sender.ok) return this.attemptFailed(row, message('email_shop_name', { detail: sender.message }), false);
     const email = buyerEmail({
       doc: content.doc,
       pdf: content.pdf,
-      shopName: shopName.data,
+      invoiceNumber: content.invoiceNumber,
+      shopName: sender.data.name,
+      replyTo: sender.data.replyTo,
       language: row.language,
       to: row.recipient,
       from: this.d.options.from,

@@ -133,6 +133,8 @@ export async function runSubcommand(
     }
     const handler = sub !== undefined && Object.hasOwn(subcommands, sub) ? subcommands[sub] : undefined;
     if (!handler) {
+      // A word that names no subcommand is said to be unknown before the usage; nothing at all gets the usage alone.
+      if (sub !== undefined) io.err(`${group}: unknown command "${sub}" (the commands are ${Object.keys(subcommands).join(', ')})\n`);
       io.err(usage);
       return EXIT_BAD_INPUT;
     }

@@ -1,27 +1,14 @@
 // `npm run cli -- invoices list|show|retry|resend`: read invoices and credit notes, put failed ones back in the queue,
 // e-mail one to its buyer again. The running app's worker (or the next start) picks up what is queued here.
 import { formatCents } from '../../mappers/fiscal/money.ts';
-import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import { type ShopState, isRetryableByHand, reasonFor } from '../admin/document-view.ts';
+import { isRetryableByHand, reasonFor } from '../admin/document-view.ts';
 import { resendDocument } from '../buyer-email/resend.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, type DocumentKind, RETRYABLE_STATUSES, type RetryableStatus } from '../db/document-state.ts';
-import {
-  type DocumentListRow,
-  documentCalls,
-  findDocument,
-  formatFiscalNumber,
-  listDocuments,
-  pdfInfo,
-  relatedDocuments,
-  retryDocuments,
-  retryShopDocument,
-} from '../documents/store/index.ts';
+import { findDocument, formatFiscalNumber, listDocuments, retryDocuments, retryShopDocument } from '../documents/store/index.ts';
 import { render } from '../messages/catalogue.ts';
-import { asMessage } from '../messages/message.ts';
 import {
   CliFailure,
   CliInputError,
-  type CliContext,
   type CliIo,
   EXIT_OK,
   type OpenContext,
@@ -35,9 +22,9 @@ import {
   withContext,
 } from './cli-context.ts';
 import { correctInvoice, reinvoiceInvoice } from './invoices-correct-command.ts';
-import { relativesJson, relativesLines } from './document-relatives.ts';
+import { show } from './invoices-show-command.ts';
+import { KIND_WORDS, lastError, oneLine, shopStates, summary } from './invoice-output.ts';
 import { PANAMA_LABEL, STATUS_WORDS, panamaTime, statusFromWord, statusWord } from './document-words.ts';
-import { terminalText } from './terminal-text.ts';
 
 export const USAGE = [
   'usage:',
@@ -126,84 +113,6 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
   });
 }
 
-async function show(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const usage = 'invoices show <invoice id> [--json]';
-  const { positionals, flags } = parseCommandArgs(args, { flags: ['json'], positionals: 1 }, usage);
-  const id = requireDocumentId(positionals, usage);
-  return withContext(open, io, async (ctx) => {
-    const row = await findDocument(ctx.database.db, id);
-    if (!row) throw new CliFailure(`no invoice ${id}`);
-    const [pdf, calls, states, related] = await Promise.all([
-      pdfInfo(ctx.database.db, id),
-      documentCalls(ctx.database.db, id),
-      shopStates(ctx, [row]),
-      relatedDocuments(ctx.database.db, row),
-    ]);
-    const times = {
-      nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
-      authorizedAt: row.authorizedAt,
-      writtenBackAt: row.writtenBackAt,
-    };
-    const detail = {
-      ...summary(row),
-      documentType: row.documentType,
-      attempts: row.attempts,
-      ...Object.fromEntries(Object.entries(times).map(([k, t]) => [k, t?.toISOString() ?? null])),
-      environment: row.environment,
-      qr: row.qr,
-      protocol: row.protocol,
-      receptionDateDgi: row.receptionDateDgi,
-      // The link's token is a credential (whoever has it reads the invoice): shown only on the order itself.
-      pdf: pdf ? { stored: true, ...pdf } : { stored: false },
-      lastErrorKind: row.lastErrorKind,
-      lastErrorCode: row.lastErrorCode,
-      problems: row.problems,
-      notice: row.notice,
-      snapshotRedacted: row.snapshotRedacted,
-      documentTotals: (row.document as GatewayDocument | null)?.totalsSubTotals ?? null,
-      gatewayCalls: calls.map((c) => ({
-        operation: c.operation,
-        outcome: c.outcome,
-        code: c.code,
-        durationMs: c.durationMs,
-        at: c.createdAt.toISOString(),
-      })),
-      ...relativesJson(row, related),
-    };
-    if (flags.has('json')) {
-      io.out(JSON.stringify(detail, null, 2));
-      return EXIT_OK;
-    }
-    // For people: the page's status word and Panama times; the rest as stored, one line each.
-    const shown: Record<string, unknown> = {
-      ...detail,
-      status: `${statusWord({ ...row, reason: reasonFor(row, states.get(row.shop)!) })} (${row.status})`,
-      createdAt: labelled(row.createdAt),
-      ...Object.fromEntries(Object.entries(times).map(([k, t]) => [k, t && labelled(t)])),
-      gatewayCalls: undefined,
-      creditNotes: undefined,
-      refundId: undefined,
-      invoice: undefined,
-      reference: undefined,
-    };
-    for (const [key, value] of Object.entries(shown)) {
-      if (value === null || value === undefined) continue;
-      io.out(`${`${key}:`.padEnd(19)}${terminalText(typeof value === 'object' ? JSON.stringify(value) : String(value))}`);
-    }
-    for (const line of relativesLines(row, related, states.get(row.shop)!)) io.out(line);
-    if (calls.length === 0) io.out('gatewayCalls:      none');
-    else {
-      io.out('gatewayCalls:');
-      const table = formatTable(
-        [`TIME (${PANAMA_LABEL.toUpperCase()})`, 'OPERATION', 'OUTCOME', 'CODE', 'DURATION', 'MESSAGE'],
-        calls.map((c) => [panamaTime(c.createdAt), c.operation, c.outcome, c.code ?? '-', `${c.durationMs} ms`, oneLine(c.message, 60)]),
-      );
-      for (const line of table) io.out(`  ${line}`);
-    }
-    return EXIT_OK;
-  });
-}
-
 async function retry(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
   const usage = 'invoices retry <invoice id> | invoices retry --failed [--status failed|needs_attention] [--shop <domain>]';
   const { positionals, flags, values } = parseCommandArgs(args, { flags: ['failed'], values: ['shop', 'status'], positionals: 1 }, usage);
@@ -277,9 +186,6 @@ function optionalStatus<S extends string>(values: Record<string, string>, allowe
   return found;
 }
 
-/** How the list's KIND column words a document. */
-const KIND_WORDS: Record<DocumentKind, string> = { invoice: 'invoice', credit_note: 'credit note' };
-
 /** `--kind`: invoice or credit_note (also "credit note", "credit-note"); undefined when not given. */
 function optionalKind(values: Record<string, string>): DocumentKind | undefined {
   if (values['kind'] === undefined) return undefined;
@@ -290,50 +196,4 @@ function optionalKind(values: Record<string, string>): DocumentKind | undefined 
   const found = DOCUMENT_KINDS.find((k) => k === given);
   if (found === undefined) throw new CliInputError(`--kind must be one of ${DOCUMENT_KINDS.join(', ')}`);
   return found;
-}
-
-/** The state of each shop of the rows: a pending invoice of a paused or disabled shop is on hold. */
-async function shopStates(ctx: CliContext, rows: readonly { shop: string }[]): Promise<Map<string, ShopState>> {
-  const states = new Map<string, ShopState>();
-  for (const shop of new Set(rows.map((r) => r.shop))) {
-    const found = await ctx.shops.get(shop);
-    states.set(shop, { enabled: found?.enabled ?? false, pausedReason: found?.pausedReason ?? null });
-  }
-  return states;
-}
-
-function labelled(date: Date): string {
-  return `${panamaTime(date)} (${PANAMA_LABEL})`;
-}
-
-/** The last error in English (the CLI's language), from the message catalogue. */
-function lastError(r: Pick<DocumentListRow, 'lastError'>): string | null {
-  const m = asMessage(r.lastError);
-  return m ? render(m, 'en') : null;
-}
-
-function summary(r: Omit<DocumentListRow, 'cursorAt'>) {
-  return {
-    id: r.id,
-    kind: r.kind,
-    invoiceId: r.invoiceId,
-    shop: r.shop,
-    orderGid: r.orderGid,
-    orderName: r.orderName,
-    status: r.status,
-    step: r.step,
-    fiscalNumber: r.fiscalNumber === null ? null : formatFiscalNumber(r),
-    total: formatCents(r.totalCents),
-    currency: r.currency,
-    test: r.test,
-    cufe: r.cufe,
-    lastError: lastError(r),
-    createdAt: r.createdAt.toISOString(),
-  };
-}
-
-function oneLine(text: string | null, max: number): string {
-  if (!text) return '';
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -12,7 +12,8 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  BIND_ADDRESS: z.string().min(1).default('0.0.0.0'),
+  /** Unset: loopback for the demo (its token route must not face a network), every interface otherwise. */
+  BIND_ADDRESS: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('data'),
   DATABASE_URL: z
     .string()
@@ -205,7 +206,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     nodeEnv: env.NODE_ENV,
     demo,
     port: env.PORT,
-    bindAddress: env.BIND_ADDRESS,
+    bindAddress: env.BIND_ADDRESS ?? (demo ? '127.0.0.1' : '0.0.0.0'),
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,

@@ -3,18 +3,18 @@
 // is dropped. Says why when the invoice cannot take it.
 import type { ClientCorrection } from '../../mappers/invoice/client-correction.ts';
 import type { Db } from '../db/database.ts';
-import { RETRYABLE_STATUSES, type DocumentStatus } from '../db/document-state.ts';
+import type { DocumentStatus } from '../db/document-state.ts';
+import type { Message } from '../messages/message.ts';
+import { correctionVerdict, isCorrectable } from './document-actions.ts';
 import { type DocumentRow, findDocument, removeClientCorrection, saveClientCorrection } from './store/index.ts';
 
 export type CorrectionOutcome =
-  { kind: 'done'; doc: DocumentRow } | { kind: 'not_found' } | { kind: 'refused'; status: DocumentStatus; reason: string };
+  | { kind: 'done'; doc: DocumentRow }
+  | { kind: 'not_found' }
+  /** `reason` in English (the CLI's); `message` in the reader's language (document-actions.ts). */
+  | { kind: 'refused'; status: DocumentStatus; reason: string; message: Message | null };
 
-/** Only an invoice stopped for a person, before anything was authorized (the store's statements check the same). */
-export function isCorrectable(row: Pick<DocumentRow, 'kind' | 'step' | 'cufe' | 'status'>): boolean {
-  return (
-    row.kind === 'invoice' && row.step === 'send' && row.cufe === null && (RETRYABLE_STATUSES as readonly string[]).includes(row.status)
-  );
-}
+export { isCorrectable };
 
 /** Why the document cannot take a correction now (English, for the API and the CLI). */
 export function correctionRefusal(row: Pick<DocumentRow, 'kind' | 'step' | 'cufe' | 'status'>): string {
@@ -40,5 +40,6 @@ export async function correctClient(
   if (doc) return { kind: 'done', doc };
   // Refused by the update's own conditions: explain with the document as it is now.
   const now = (await findDocument(db, found.id, found.shop)) ?? found;
-  return { kind: 'refused', status: now.status, reason: correctionRefusal(now) };
+  const verdict = correctionVerdict(now);
+  return { kind: 'refused', status: now.status, reason: correctionRefusal(now), message: verdict.reason };
 }

@@ -1,4 +1,4 @@
-// The document the intake stores for a paid order or a refund, read from its body as Shopify sends it (the REST
+// The document the intake stores for a paid order or a refund, read from its body as Shopify sends it (the webhook
 // shape). The webhooks (webhooks/orders-paid.ts, refunds-create.ts) and the reconciliation sweep (reconcile-sweep.ts)
 // build it here, so an order swept in is stored exactly as its orders/paid would have stored it.
 import { orderIdentity } from '../../mappers/shopify/order-identity.ts';

@@ -14,14 +14,14 @@ import { reconcileSweeps, shops } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { AppMetrics } from '../metrics.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
-import { readRestOrder } from '../shopify/order-queries.ts';
+import { readOrder } from '../shopify/order-queries.ts';
 import type { IntakeBatcher } from './intake-batcher.ts';
 import { intakeDocument, invoiceOf } from './intake-document.ts';
 import { ordersWithoutInvoice } from './store/index.ts';
 
 export interface SweepDeps {
   db: Db;
-  admin: Pick<ShopifyAdmin, 'graphql' | 'rest'>;
+  admin: Pick<ShopifyAdmin, 'graphql'>;
   intake: Pick<IntakeBatcher, 'enqueue'>;
   windowHours: number;
   logger: Logger;
@@ -211,10 +211,10 @@ async function sweepShop(deps: SweepDeps, shop: string, installedAt: Date, at: D
 type EnqueueOutcome = { kind: 'stored' | 'duplicate' | 'skipped' } | { kind: 'failed'; message: string };
 
 async function enqueueFromShopify(deps: SweepDeps, shop: string, order: ListedOrder): Promise<EnqueueOutcome> {
-  const fetched = await readRestOrder(deps.admin, shop, order.id);
+  const fetched = await readOrder(deps.admin, shop, order.id);
   if (!fetched.ok) return { kind: 'failed', message: `reading order ${order.id}: ${fetched.message}` };
   if (fetched.data === null) {
-    deps.logger.warn({ shop, orderGid: order.id }, 'reconciliation sweep: listed order not found over REST; skipped');
+    deps.logger.warn({ shop, orderGid: order.id }, 'reconciliation sweep: listed order not found when read; skipped');
     return { kind: 'skipped' };
   }
   const read = invoiceOf(fetched.data.json);

@@ -16,6 +16,10 @@ import type { Language } from '../db/languages.ts';
 import en from './en.json' with { type: 'json' };
 import es from './es.json' with { type: 'json' };
 import type { Localized, Message, MessageParams } from './message.ts';
+import { withUpstreamReason } from './upstream-reason.ts';
+
+/** Messages whose `reason` is an upstream failure's raw text. */
+const UPSTREAM_KEYS = new Set(['unavailable', 'indeterminate', 'call_unreachable']);
 
 // Typed as both files at once, so a text in one language and not in the other does not compile.
 type Catalogue = typeof es & typeof en;
@@ -71,7 +75,9 @@ function visit(elements: MessageFormatElement[], args: Set<string>): void {
 
 /** A message in one language; an unknown key renders as its key and parameters (never nothing). */
 export function render(m: Message, language: Language): string {
-  const text = format(language, 'messages', m.key, m.params) ?? `${m.key} ${JSON.stringify(m.params)}`;
+  // An upstream failure is told in the reader's words; its raw reason stays in the stored message for operators.
+  const params = UPSTREAM_KEYS.has(m.key) ? withUpstreamReason(m.params) : m.params;
+  const text = format(language, 'messages', m.key, params) ?? `${m.key} ${JSON.stringify(m.params)}`;
   return m.cause ? `${text} ${render(m.cause, language)}` : text;
 }
 

@@ -15,6 +15,8 @@ export interface EmailFacts {
   cufe: string;
   /** The DGI's address for the document (its QR). */
   qr: string;
+  /** A credit note's invoice's fiscal number ('' when unknown, and for an invoice). */
+  invoiceNumber?: string;
   /** The buyer's page of the document (docs/buyer-page.md); '' leaves its line out. */
   pageUrl?: string;
 }

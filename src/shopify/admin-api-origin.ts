@@ -1,4 +1,4 @@
-// Points the Shopify library's outgoing calls (Admin GraphQL/REST, OAuth token endpoint) at another origin,
+// Points the Shopify library's outgoing calls (Admin GraphQL, OAuth token endpoint) at another origin,
 // e.g. the store simulator, outside production.
 //
 // How the app installs it (order matters: the node adapter captures `globalThis.fetch` when it is imported,

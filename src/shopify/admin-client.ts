@@ -11,9 +11,8 @@ export type AdminResult<T> = { ok: true; data: T } | { ok: false; retryable: boo
 
 /** The port the worker, the sweep and the admin use; tests and the demo reach the store simulator through it. */
 export interface ShopifyAdmin {
+  /** Admin GraphQL, the only Admin API the app calls (Shopify closed its older Admin API to new public apps). */
   graphql<T>(shop: string, query: string, variables?: Record<string, unknown>): Promise<AdminResult<T>>;
-  /** GET a REST resource (`orders/1.json`): its body, or null on 404. */
-  rest(shop: string, path: string): Promise<AdminResult<string | null>>;
 }
 
 export interface OfflineSessions {
@@ -105,15 +104,6 @@ export function createShopifyAdmin(o: AdminClientOptions): ShopifyAdmin {
         if (body.errors) return { ok: false, retryable: isThrottled(body.errors), message: describeErrors(body.errors) };
         return { ok: true, data: body.data as T };
       } catch (error) {
-        return failure(error);
-      }
-    },
-
-    async rest(shop: string, path: string): Promise<AdminResult<string | null>> {
-      try {
-        return { ok: true, data: await http.get(url(shop, path)).text() };
-      } catch (error) {
-        if (isHTTPError(error) && error.response.status === 404) return { ok: true, data: null };
         return failure(error);
       }
     },

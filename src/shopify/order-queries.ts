@@ -1,5 +1,6 @@
 // The Admin API operations the app runs on orders: their text lives here, with the Shopify client, and each
 // returns a typed AdminResult. The mappers parse what comes back.
+import { orderBodyFromGraphql } from '../../mappers/shopify/graphql-order.ts';
 import type { AdminResult, ShopifyAdmin } from './admin-client.ts';
 
 /** Admin GraphQL: the order's transactions with their amounts in the shop's currency. */
@@ -25,47 +26,82 @@ export async function orderTransactions(admin: ShopifyAdmin, shop: string, order
   return fetched.ok ? { ok: true, data: fetched.data.order?.transactions ?? [] } : fetched;
 }
 
-/** The numeric id of an order GID, or undefined. */
-export function orderIdOf(orderGid: string): string | undefined {
-  return /^gid:\/\/shopify\/Order\/(\d+)$/.exec(orderGid)?.[1];
+const MONEY = 'shopMoney { amount currencyCode } presentmentMoney { amount currencyCode }';
+const TAX_LINES = `taxLines { title rate priceSet { ${MONEY} } }`;
+const ALLOCATIONS = `discountAllocations { allocatedAmountSet { ${MONEY} } discountApplication { index } }`;
+const LINE_ITEM_FIELDS = `id name title variantTitle sku variant { id barcode } product { id } quantity currentQuantity taxable isGiftCard
+      originalUnitPriceSet { ${MONEY} } ${TAX_LINES} ${ALLOCATIONS}`;
+const ADDRESS = 'name firstName lastName company address1 address2 city province provinceCode countryCodeV2 zip phone';
+/** Line items a page: Shopify's maximum. */
+const LINE_PAGE = 250;
+/** Pages of line items read at most: an order of more lines than an invoice may carry (1,000) is refused anyway. */
+const MAX_LINE_PAGES = 5;
+
+/**
+ * Admin GraphQL: everything invoicing reads of an order (mappers/shopify/graphql-order.ts turns it into the webhook's
+ * shape). The buyer's parts need read_customers, which the app asks for; without it they are left out.
+ */
+export const ORDER_FOR_INVOICE_QUERY = `query OrderForInvoice($id: ID!, $withCustomer: Boolean!) {
+  order(id: $id) {
+    id name test currencyCode presentmentCurrencyCode taxesIncluded taxExempt displayFinancialStatus
+    createdAt processedAt email phone customerLocale paymentGatewayNames
+    totalPriceSet { ${MONEY} } currentTotalPriceSet { ${MONEY} } currentTotalTaxSet { ${MONEY} } totalTaxSet { ${MONEY} }
+    totalTipReceivedSet { ${MONEY} } currentTotalDutiesSet { ${MONEY} } currentTotalAdditionalFeesSet { ${MONEY} }
+    totalCashRoundingAdjustment { paymentSet { ${MONEY} } }
+    customAttributes { key value }
+    customer @include(if: $withCustomer) { id firstName lastName email phone locale }
+    billingAddress { ${ADDRESS} }
+    shippingAddress { ${ADDRESS} }
+    purchasingEntity @include(if: $withCustomer) { __typename ... on PurchasingCompany { company { id name } location { id } } }
+    lineItems(first: ${LINE_PAGE}) { pageInfo { hasNextPage endCursor } nodes { ${LINE_ITEM_FIELDS} } }
+    shippingLines(first: 50, includeRemovals: true) { nodes { title code isRemoved originalPriceSet { ${MONEY} } ${TAX_LINES} ${ALLOCATIONS} } }
+  }
+}`;
+
+/** The next page of an order's line items. */
+export const ORDER_LINE_ITEMS_QUERY = `query OrderLineItems($id: ID!, $after: String!) {
+  order(id: $id) {
+    lineItems(first: ${LINE_PAGE}, after: $after) { pageInfo { hasNextPage endCursor } nodes { ${LINE_ITEM_FIELDS} } }
+  }
+}`;
+
+type Json = Record<string, unknown>;
+interface LinePage {
+  pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+  nodes?: Json[];
 }
 
 /**
- * The order object's text from a REST answer `{"order":{…}}`, byte for byte when the answer has that shape (like
- * the webhook intake, the snapshot is stored without a JS round trip, so big integers stay exact).
+ * The order through Admin GraphQL, as the webhook's body (text and parsed): the same typed order the mappers take.
+ * Null when the shop has no such order.
  */
-export function rawOrderText(body: string, parsedOrder: unknown): string {
-  const inner = /^\s*\{\s*"order"\s*:\s*([\s\S]*?)\s*\}\s*$/.exec(body)?.[1];
-  if (inner !== undefined) {
-    try {
-      const reparsed: unknown = JSON.parse(inner);
-      if (typeof reparsed === 'object' && reparsed !== null && !Array.isArray(reparsed)) return inner;
-    } catch {
-      // Not the plain wrapper: fall back to the parsed object.
-    }
-  }
-  return JSON.stringify(parsedOrder);
-}
-
-/** GET orders/<id>.json: the order as the webhook sends it, as text and parsed; null when the shop has no such order. */
-export async function readRestOrder(
+export async function readOrder(
   admin: ShopifyAdmin,
   shop: string,
   orderGid: string,
 ): Promise<AdminResult<{ text: string; json: unknown } | null>> {
-  const id = orderIdOf(orderGid);
-  if (!id) return { ok: true, data: null };
-  const answer = await admin.rest(shop, `orders/${id}.json`);
-  if (!answer.ok) return answer;
-  if (answer.data === null) return { ok: true, data: null };
-  try {
-    const body = JSON.parse(answer.data) as { order?: unknown };
-    if (typeof body.order !== 'object' || body.order === null)
-      return { ok: false, retryable: false, message: `REST order ${id}: answer has no order` };
-    return { ok: true, data: { text: rawOrderText(answer.data, body.order), json: body.order } };
-  } catch {
-    return { ok: false, retryable: false, message: `REST order ${id}: answer is not JSON` };
+  type Answer = { order: (Json & { lineItems?: LinePage }) | null };
+  let answer = await admin.graphql<Answer>(shop, ORDER_FOR_INVOICE_QUERY, { id: orderGid, withCustomer: true });
+  // A shop that has not granted read_customers: the order without its customer (the addresses and e-mail still name the buyer).
+  if (!answer.ok && /access denied/i.test(answer.message)) {
+    answer = await admin.graphql<Answer>(shop, ORDER_FOR_INVOICE_QUERY, { id: orderGid, withCustomer: false });
   }
+  if (!answer.ok) return answer;
+  const order = answer.data.order;
+  if (!order) return { ok: true, data: null };
+  const lines = [...(order.lineItems?.nodes ?? [])];
+  let page = order.lineItems?.pageInfo;
+  for (let n = 1; page?.hasNextPage && page.endCursor && n < MAX_LINE_PAGES; n++) {
+    const next = await admin.graphql<{ order: { lineItems?: LinePage } | null }>(shop, ORDER_LINE_ITEMS_QUERY, {
+      id: orderGid,
+      after: page.endCursor,
+    });
+    if (!next.ok) return next;
+    lines.push(...(next.data.order?.lineItems?.nodes ?? []));
+    page = next.data.order?.lineItems?.pageInfo;
+  }
+  const json = orderBodyFromGraphql(order, lines);
+  return { ok: true, data: { text: JSON.stringify(json), json } };
 }
 
 /**

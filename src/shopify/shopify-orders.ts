@@ -7,7 +7,7 @@ import {
   writeCreditNotesMetafield,
   writeInvoiceMetafields,
 } from './metafield-writer.ts';
-import { type OrderBuyer, confirmOrder, confirmRefund, orderTransactions, readRestOrder } from './order-queries.ts';
+import { type OrderBuyer, confirmOrder, confirmRefund, orderTransactions, readOrder } from './order-queries.ts';
 
 export interface ShopifyOrders {
   /** The order as this shop's API knows it, with its buyer's tax id sources; null when the shop has no such order. */
@@ -20,7 +20,7 @@ export interface ShopifyOrders {
   confirmRefund(shop: string, refundGid: string): Promise<AdminResult<boolean>>;
   /** The order's transactions (needed when several gateways paid it). */
   orderTransactions(shop: string, orderGid: string): Promise<AdminResult<unknown[]>>;
-  /** The order as the REST API returns it (the webhook's shape), as text and parsed; null when the shop has no such order. */
+  /** The order read through Admin GraphQL in the webhook's shape, as text and parsed; null when the shop has no such order. */
   readOrder(shop: string, orderGid: string): Promise<AdminResult<{ text: string; json: unknown } | null>>;
   writeInvoiceMetafields(shop: string, orderGid: string, values: InvoiceMetafieldValues): Promise<AdminResult<unknown>>;
   writeCreditNotesMetafield(shop: string, orderGid: string, notes: CreditNoteMetafieldEntry[]): Promise<AdminResult<unknown>>;
@@ -31,7 +31,7 @@ export function shopifyOrders(admin: ShopifyAdmin): ShopifyOrders {
     confirmOrder: (shop, orderGid, want) => confirmOrder(admin, shop, orderGid, want),
     confirmRefund: (shop, refundGid) => confirmRefund(admin, shop, refundGid),
     orderTransactions: (shop, orderGid) => orderTransactions(admin, shop, orderGid),
-    readOrder: (shop, orderGid) => readRestOrder(admin, shop, orderGid),
+    readOrder: (shop, orderGid) => readOrder(admin, shop, orderGid),
     writeInvoiceMetafields: (shop, orderGid, values) => writeInvoiceMetafields(admin, shop, orderGid, values),
     writeCreditNotesMetafield: (shop, orderGid, notes) => writeCreditNotesMetafield(admin, shop, orderGid, notes),
   };

@@ -38,7 +38,7 @@ export const buyerRequestsSchema = z.strictObject({
 });
 export type BuyerRequestSettings = z.infer<typeof buyerRequestsSchema>;
 
-export const shopSettingsSchema = z.object({
+export const shopSettingsSchema = z.strictObject({
   /** Where invoices go: the DGI's test environment or production. */
   environment: z.enum(['pruebas', 'produccion'], { error: 'environment must be "pruebas" or "produccion"' }).default('pruebas'),
   branchCode: branchCodeSchema.default('0000'),
@@ -82,7 +82,26 @@ export function maskCredentials(c: GatewayCredentials | undefined): Record<keyof
   return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.length > 0])) as Record<keyof GatewayCredentials, boolean>;
 }
 
+/** One problem of a settings file or form: the setting's dotted path and what is wrong with it. */
+export interface SettingsProblem {
+  path: string;
+  message: string;
+}
+
+/** Each problem by the path of the setting it names: an unknown key is named by its own full path. */
+export function settingsProblems(error: z.ZodError, prefix: readonly string[] = []): SettingsProblem[] {
+  return error.issues.flatMap((i) => {
+    const at = [...prefix, ...i.path.map(String)];
+    if (i.code === 'unrecognized_keys')
+      return i.keys.map((key) => ({
+        path: at.join('.') || 'settings',
+        message: `"${key}" is not a setting${at.length ? ` of ${at.join('.')}` : ''}: check its spelling (docs/merchants.md lists every setting)`,
+      }));
+    return [{ path: at.join('.') || 'settings', message: i.message }];
+  });
+}
+
 /** "environment: must be …" lines, one per problem, for a person. */
 export function describeIssues(error: z.ZodError): string[] {
-  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'settings'}: ${i.message}`);
+  return settingsProblems(error).map((p) => `${p.path}: ${p.message}`);
 }

@@ -1,7 +1,7 @@
 // Calls to the app's /api with a Shopify session token on every request.
 // Inside Shopify the token comes from App Bridge (window.shopify.idToken()); in the demo and the tests,
 // from /admin/dev-session-token, which exists only there.
-import { t } from './i18n.js';
+import { language, t } from './i18n.js';
 
 /** @type {import('./page-types').PageConfig} */
 export const config = JSON.parse(document.getElementById('app-config')?.textContent ?? '{}');
@@ -61,6 +61,8 @@ export async function api(method, path, body) {
         headers: {
           Authorization: `Bearer ${token}`,
           Accept: 'application/json',
+          // The server's words for people (refusals, field errors) in the page's language.
+          'Accept-Language': language(),
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),

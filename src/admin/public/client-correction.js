@@ -5,6 +5,7 @@
 import { ApiError, api, errorText } from './api.js';
 import { banner, busy, button, card, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
+import { confirmDialog, reissueConfirmText } from './document-actions.js';
 import { createFields } from './settings-fields.js';
 
 /** @typedef {import('./page-types').DocumentDetail} DocumentDetail */
@@ -21,7 +22,7 @@ const TAXPAYER_ONLY = new Set(['ruc', 'dv']);
  * (authorized). @param {DocumentDetail} inv @returns {Promise<ClientForm | null>}
  */
 export async function loadClientForm(inv) {
-  if (!inv.correctable && !inv.reissuable) return null;
+  if (!inv.actions.correct_client.allowed && !inv.actions.reissue.allowed) return null;
   return api('GET', `/api/invoices/${encodeURIComponent(inv.id)}/client`).catch(() => null);
 }
 
@@ -39,6 +40,14 @@ export function clientReissueCard(inv, form, onReissued) {
     help: t('reissue.help'),
     save: t('reissue.save'),
     async send(body) {
+      // Two fiscal documents: asked first, naming both.
+      const confirmed = await confirmDialog({
+        id: 'reissue-dialog',
+        title: t('reissue.confirmTitle'),
+        text: reissueConfirmText(inv, body),
+        confirm: t('reissue.confirm'),
+      });
+      if (!confirmed) return;
       const answer = await api('POST', `/api/invoices/${encodeURIComponent(inv.id)}/reinvoice`, body);
       toast(t('reissue.done'));
       onReissued(answer.invoiceId);
@@ -142,7 +151,9 @@ function clientFormCard(_inv, form, o) {
     formBanner.hidden = false;
     const problems = error instanceof ApiError && Array.isArray(error.body?.problems) ? error.body.problems : null;
     if (!problems) {
-      formBanner.append(banner({ tone: 'critical', title: t('correct.failed'), body: errorText(error) }));
+      formBanner.append(
+        banner({ tone: 'critical', title: t(o.id === 'reissue' ? 'reissue.failed' : 'correct.failed'), body: errorText(error) }),
+      );
       return;
     }
     const unplaced = fields.placeProblems(

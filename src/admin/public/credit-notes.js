@@ -18,6 +18,9 @@ export function kindLabel(doc) {
     { class: 'kind' },
     t(`kind.${doc.kind}`),
     doc.invoiceNumber ? h('span', { class: 'subdued block kind__invoice' }, t('notes.ofInvoice', { number: doc.invoiceNumber })) : null,
+    doc.replacesNumber
+      ? h('span', { class: 'subdued block kind__replaces' }, t('replacement.replacesShort', { number: doc.replacesNumber }))
+      : null,
   );
 }
 

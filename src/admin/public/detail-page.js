@@ -4,6 +4,7 @@
 import { ApiError, api, errorText } from './api.js';
 import { clientCorrectionCard, clientReissueCard, loadClientForm } from './client-correction.js';
 import { creditNotesCard, noteInvoiceCard } from './credit-notes.js';
+import { replacementLinks, withheldActionsCard } from './document-actions.js';
 import { buyerCard } from './buyer-card.js';
 import { banner, busy, button, card, clear, dataTable, field, h, linkButton, toast } from './dom.js';
 import { emailCard, loadEmails } from './email-card.js';
@@ -78,7 +79,7 @@ export async function renderDetail(container, ctx, id) {
   function view(inv, emails, clientForm) {
     /** @type {HTMLElement[]} */
     const actions = [];
-    if (inv.retryable) {
+    if (inv.actions.retry.allowed) {
       const retry = button(t('detail.retry'), { variant: 'primary', id: 'retry-invoice' });
       retry.addEventListener('click', () =>
         busy(retry, t('settings.saving'), async () => {
@@ -115,13 +116,15 @@ export async function renderDetail(container, ctx, id) {
           'div',
           { class: 'layout__main' },
           noteInvoiceCard(inv),
-          clientForm && inv.correctable ? clientCorrectionCard(inv, clientForm, corrected) : null,
+          replacementLinks(inv),
+          clientForm && inv.actions.correct_client.allowed ? clientCorrectionCard(inv, clientForm, corrected) : null,
           creditNotesCard(inv),
           documentCard(inv),
           emailCard(inv, emails, load),
           buyerCard(inv),
           callsCard(inv),
-          clientForm && inv.reissuable ? clientReissueCard(inv, clientForm, (id) => ctx.navigate(`#/facturas/${id}`)) : null,
+          clientForm && inv.actions.reissue.allowed ? clientReissueCard(inv, clientForm, (id) => ctx.navigate(`#/facturas/${id}`)) : null,
+          withheldActionsCard(inv),
         ),
         h('div', { class: 'layout__side' }, summaryCard(inv), qrCard(inv)),
       ),
@@ -314,7 +317,7 @@ export async function renderDetail(container, ctx, id) {
             h(
               'td',
               { class: 'wrap', 'data-label': t('detail.call.message') },
-              c.message ?? c.outcome,
+              c.text ? localized(c.text) : c.outcome,
               h(
                 'details',
                 { class: 'disclosure' },

@@ -5,6 +5,7 @@ import { api, errorText } from './api.js';
 import { busy, button, clear, dataTable, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { detailHref, kindLabel } from './credit-notes.js';
+import { confirmDialog } from './document-actions.js';
 import { formatDateTime, formatMoney, shortCufe } from './format.js';
 import { reasonSummary, statusBadge } from './document-status.js';
 
@@ -71,14 +72,24 @@ export async function renderInvoices(container, ctx) {
     retryAllButton.textContent = t('invoices.retryAll', { count: n });
     retryAllButton.disabled = n === 0;
   };
-  retryAllButton.addEventListener('click', () =>
-    busy(retryAllButton, t('settings.saving'), async () => {
+  retryAllButton.addEventListener('click', async () => {
+    // Sending documents again may issue them: asked first, with how many.
+    const count = counts.failed + counts.needs_attention;
+    const confirmed = await confirmDialog({
+      id: 'retry-all-dialog',
+      title: t('retryAll.confirmTitle'),
+      text: t('retryAll.confirmText', { count }),
+      confirm: t('retryAll.confirm', { count }),
+    });
+    if (!confirmed) return;
+    await busy(retryAllButton, t('settings.saving'), async () => {
       const result = await api('POST', '/api/invoices/retry', { statuses: ['failed', 'needs_attention'] });
       toast(result.retried > 0 ? t('invoices.retryAllDone', { count: result.retried }) : t('invoices.retryAllNone'));
       counts = result.counts;
       await load();
-    }).then(updateRetryAll),
-  );
+    });
+    updateRetryAll();
+  });
   const refreshButton = button(t('invoices.refresh'), { id: 'refresh', onClick: () => load() });
 
   const tabs = h('div', { class: 'filter-tabs', role: 'tablist', 'aria-label': t('tabs.label') });

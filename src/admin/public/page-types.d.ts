@@ -25,6 +25,7 @@ export interface Mapping {
   paymentForms: Record<string, string>;
   defaultPaymentForm: string;
   checkoutAttributes: Record<string, string>;
+  customerTaxIdMetafield: { namespace: string; key: string } | null;
   defaultLocationCode: string;
   cafeDelivery: string;
   creditNoteNatureOperation: string;

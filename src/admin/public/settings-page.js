@@ -5,6 +5,7 @@ import { ApiError, api, errorText } from './api.js';
 import { banner, busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createFields, parseTable, validateBillingPoint, validateBranch } from './settings-fields.js';
+import { deliveryCodeSelect, section } from './settings-sections.js';
 import { seriesSettings } from './settings-series.js';
 
 const SECRET_CREDENTIALS = new Set(['GW_Token', 'Token']);
@@ -85,6 +86,7 @@ export async function renderSettings(container, ctx) {
         paymentForms: table('mapping.paymentForms'),
         defaultPaymentForm: value('mapping.defaultPaymentForm'),
         checkoutAttributes: Object.fromEntries(ATTRIBUTES.map((k) => [k, value(`mapping.checkoutAttributes.${k}`)])),
+        customerTaxIdMetafield: metafield(),
         defaultLocationCode: value('mapping.defaultLocationCode').trim(),
         cafeDelivery: value('mapping.cafeDelivery'),
         creditNoteNatureOperation: value('mapping.creditNoteNatureOperation'),
@@ -103,6 +105,13 @@ export async function renderSettings(container, ctx) {
     const point = validateBillingPoint(body.billingPoint);
     if (point) problems.push({ path: 'billingPoint', message: point });
     return { body, problems };
+  }
+
+  /** The customer metafield with the RUC: both parts empty means none (the server names a missing half). */
+  function metafield() {
+    const namespace = value('mapping.customerTaxIdMetafield.namespace').trim();
+    const key = value('mapping.customerTaxIdMetafield.key').trim();
+    return namespace === '' && key === '' ? null : { namespace, key };
   }
 
   // ── sections ────────────────────────────────────────────────────────────────────
@@ -144,14 +153,6 @@ export async function renderSettings(container, ctx) {
   // Polaris puts the page's primary action in its header too; both submit the one form.
   const saveTop = button(t('settings.save'), { variant: 'primary', type: 'submit', id: 'save-settings-top' });
   saveTop.setAttribute('form', 'settings-form');
-
-  const section = (/** @type {string} */ title, /** @type {string} */ help, /** @type {import('./dom.js').Child[]} */ ...content) =>
-    h(
-      'div',
-      { class: 'annotated' },
-      h('div', { class: 'annotated__text' }, h('h2', { class: 'annotated__title' }, title), h('p', { class: 'subdued' }, help)),
-      h('section', { class: 'card' }, h('div', { class: 'card__body stack' }, content)),
-    );
 
   const form = h(
     'form',
@@ -218,16 +219,16 @@ export async function renderSettings(container, ctx) {
       h(
         'div',
         { class: 'grid grid--2' },
-        TRANSACTION_DEFAULTS.map((k) => {
-          const path = `mapping.transactionDefaults.${k}`;
-          const select = fields.select(path, t(`settings.td.${k}`), mapping.transactionDefaults[k] ?? '', shop.choices[k], k);
-          // deliveryCAFE may follow the delivery below instead of a fixed code.
-          if (k === 'deliveryCAFE') {
-            const automatic = h('option', { value: '', selected: mapping.transactionDefaults[k] === undefined }, t('settings.td.auto'));
-            fields.input(path).prepend(automatic);
-          }
-          return select;
-        }),
+        // deliveryCAFE is asked once, with the delivery to the buyer below.
+        TRANSACTION_DEFAULTS.filter((k) => k !== 'deliveryCAFE').map((k) =>
+          fields.select(
+            `mapping.transactionDefaults.${k}`,
+            t(`settings.td.${k}`),
+            mapping.transactionDefaults[k] ?? '',
+            shop.choices[k],
+            k,
+          ),
+        ),
         fields.select(
           'mapping.creditNoteNatureOperation',
           t('settings.creditNoteNatureOperation'),
@@ -246,6 +247,7 @@ export async function renderSettings(container, ctx) {
         ['app_email', 'provider_email', 'paper'].map((v) => [v, t(`settings.cafeDelivery.${v}`)]),
         mapping.cafeDelivery,
       ),
+      deliveryCodeSelect(fields, mapping, shop.choices.deliveryCAFE),
     ),
     section(
       t('settings.buyerRequests'),
@@ -289,6 +291,25 @@ export async function renderSettings(container, ctx) {
         ATTRIBUTES.map((k) =>
           fields.text(`mapping.checkoutAttributes.${k}`, t(`settings.attr.${k}`), mapping.checkoutAttributes[k], { maxlength: 100 }),
         ),
+      ),
+    ),
+    section(
+      t('settings.customerTaxId'),
+      t('settings.customerTaxIdHelp'),
+      h(
+        'div',
+        { class: 'grid grid--2' },
+        fields.text(
+          'mapping.customerTaxIdMetafield.namespace',
+          t('settings.metafieldNamespace'),
+          mapping.customerTaxIdMetafield?.namespace ?? '',
+          {
+            maxlength: 255,
+          },
+        ),
+        fields.text('mapping.customerTaxIdMetafield.key', t('settings.metafieldKey'), mapping.customerTaxIdMetafield?.key ?? '', {
+          maxlength: 64,
+        }),
       ),
     ),
     section(

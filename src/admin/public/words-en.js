@@ -314,6 +314,11 @@ export const WORDS_EN = {
   'settings.defaultLocationCodeHelp': 'Province-district-corregimiento, e.g. 8-8-7 (Bella Vista, Panamá).',
   'settings.includeGiftCards': 'Invoice gift card sales',
   'settings.includeTips': 'Invoice tips (as an exempt line)',
+  'settings.customerTaxId': 'RUC on the customer record',
+  'settings.customerTaxIdHelp':
+    "If the shop keeps its customers' RUC in a customer metafield, its namespace and key (for example facturacion and ruc). Empty: none is read.",
+  'settings.metafieldNamespace': 'Metafield namespace',
+  'settings.metafieldKey': 'Metafield key',
   'settings.checkout': 'Checkout attributes',
   'settings.checkoutHelp': 'Names of the cart fields where the customer enters tax details.',
   'settings.attr.ruc': 'RUC',
@@ -338,7 +343,7 @@ export const WORDS_EN = {
   'settings.td.typeOperation': 'Operation type',
   'settings.td.destinationOperation': 'Destination',
   'settings.td.formatCAFE': 'CAFE format',
-  'settings.td.deliveryCAFE': 'CAFE delivery',
+  'settings.td.deliveryCAFE': 'Delivery code on the document (deliveryCAFE)',
   'settings.td.auto': 'As delivered to the buyer',
   'settings.buyerRequests': 'Invoice with RUC at the buyer’s request',
   'settings.buyerRequestsHelp':

@@ -316,6 +316,11 @@ export const WORDS_ES = {
   'settings.defaultLocationCodeHelp': 'Provincia-distrito-corregimiento, p. ej. 8-8-7 (Bella Vista, Panamá).',
   'settings.includeGiftCards': 'Facturar la venta de tarjetas de regalo',
   'settings.includeTips': 'Facturar las propinas (como línea exenta)',
+  'settings.customerTaxId': 'RUC en la ficha del cliente',
+  'settings.customerTaxIdHelp':
+    'Si la tienda guarda el RUC de sus clientes en un metacampo del cliente, su espacio de nombres y clave (por ejemplo facturacion y ruc). Vacío: no se lee.',
+  'settings.metafieldNamespace': 'Espacio de nombres del metacampo',
+  'settings.metafieldKey': 'Clave del metacampo',
   'settings.checkout': 'Atributos del checkout',
   'settings.checkoutHelp': 'Nombres de los campos del carrito donde el cliente escribe sus datos fiscales.',
   'settings.attr.ruc': 'RUC',
@@ -340,7 +345,7 @@ export const WORDS_ES = {
   'settings.td.typeOperation': 'Tipo de operación',
   'settings.td.destinationOperation': 'Destino de la operación',
   'settings.td.formatCAFE': 'Formato del CAFE',
-  'settings.td.deliveryCAFE': 'Entrega del CAFE',
+  'settings.td.deliveryCAFE': 'Código de entrega en el documento (deliveryCAFE)',
   'settings.td.auto': 'Según la entrega al comprador',
   'settings.buyerRequests': 'Factura con RUC a pedido del comprador',
   'settings.buyerRequestsHelp':

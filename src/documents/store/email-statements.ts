@@ -6,7 +6,7 @@ import { documentEmails, documentPdfs, documents, shops } from '../../db/schema.
 import type { EmailReason } from '../../db/email-state.ts';
 import type { Language } from '../../db/languages.ts';
 import type { Message } from '../../messages/message.ts';
-import type { DocumentRow } from './document-rows.ts';
+import { type DocumentRow, formatFiscalNumber } from './document-rows.ts';
 
 export type DocumentEmailRow = typeof documentEmails.$inferSelect;
 
@@ -117,13 +117,27 @@ export async function emailsOfDocument(db: Db, documentId: string, shop?: string
 }
 
 /** What an e-mail is made of: its document and the stored PDF's bytes. */
-export async function emailContent(db: Db, documentId: string): Promise<{ doc: DocumentRow; pdf: Buffer | undefined } | undefined> {
+export async function emailContent(
+  db: Db,
+  documentId: string,
+): Promise<{ doc: DocumentRow; pdf: Buffer | undefined; invoiceNumber: string | undefined } | undefined> {
   const [found] = await db
     .select({ doc: documents, pdf: documentPdfs.bytes })
     .from(documents)
     .leftJoin(documentPdfs, eq(documentPdfs.documentId, documents.id))
     .where(eq(documents.id, documentId));
-  return found && { doc: found.doc, pdf: found.pdf ?? undefined };
+  if (!found) return undefined;
+  // A credit note's e-mail names the invoice it corrects.
+  const invoiceId = found.doc.kind === 'credit_note' ? found.doc.invoiceId : null;
+  const [invoice] =
+    invoiceId === null
+      ? []
+      : await db
+          .select({ branchCode: documents.branchCode, billingPoint: documents.billingPoint, fiscalNumber: documents.fiscalNumber })
+          .from(documents)
+          .where(eq(documents.id, invoiceId));
+  const invoiceNumber = invoice && invoice.fiscalNumber !== null ? formatFiscalNumber(invoice) : undefined;
+  return { doc: found.doc, pdf: found.pdf ?? undefined, invoiceNumber };
 }
 
 /** The order a document comes from, as stored: an invoice's own snapshot, a credit note's invoice's. */

@@ -145,21 +145,35 @@ export async function saveNoteIfCreditedUnchanged(
 
 export type RelatedDocument = DocumentListRow & { pdfToken: string | null };
 
+/** A document's relatives: an invoice's credit notes, a note's invoice, and the re-issue links both ways. */
+export interface Relatives {
+  invoice: RelatedDocument | undefined;
+  notes: RelatedDocument[];
+  /** The invoice that replaced this one (docs/design.md §9, re-issue to another client). */
+  replacedBy: RelatedDocument | undefined;
+  /** The invoice this one replaces. */
+  replaces: RelatedDocument | undefined;
+}
+
 /**
- * A document's relatives among its order's documents (one query): an invoice's credit notes, or a note's invoice.
- * A note not linked yet (its invoice was not authorized when it last looked) belongs to the order's invoice that no
- * other invoice replaces, as it will be linked when it goes.
+ * A document's relatives among its order's documents (one query): an invoice's credit notes, or a note's invoice, and
+ * the invoices a re-issue links. A note not linked yet (its invoice was not authorized when it last looked) belongs to
+ * the order's invoice that no other invoice replaces, as it will be linked when it goes.
  */
 export async function relatedDocuments(
   db: Db,
-  doc: Pick<DocumentRow, 'id' | 'shop' | 'kind' | 'orderGid' | 'invoiceId'>,
-): Promise<{ invoice: RelatedDocument | undefined; notes: RelatedDocument[] }> {
+  doc: Pick<DocumentRow, 'id' | 'shop' | 'kind' | 'orderGid' | 'invoiceId' | 'replacesId'>,
+): Promise<Relatives> {
   const rows = await orderDocuments(db, doc.shop, doc.orderGid);
   const replaced = new Set(rows.map((r) => r.replacesId));
   const current = rows.findLast((r) => r.kind === 'invoice' && !replaced.has(r.id));
   const invoiceOf = (note: Pick<DocumentRow, 'invoiceId'>) => (note.invoiceId === null ? current?.id : note.invoiceId);
-  if (doc.kind === 'credit_note') return { invoice: rows.find((r) => r.id === invoiceOf(doc)), notes: [] };
-  return { invoice: undefined, notes: rows.filter((r) => r.kind === 'credit_note' && invoiceOf(r) === doc.id) };
+  const links = {
+    replacedBy: rows.find((r) => r.kind === 'invoice' && r.replacesId === doc.id),
+    replaces: doc.replacesId === null ? undefined : rows.find((r) => r.id === doc.replacesId),
+  };
+  if (doc.kind === 'credit_note') return { invoice: rows.find((r) => r.id === invoiceOf(doc)), notes: [], ...links };
+  return { invoice: undefined, notes: rows.filter((r) => r.kind === 'credit_note' && invoiceOf(r) === doc.id), ...links };
 }
 
 /** The fiscal numbers of these documents of a shop, by id (the invoices of a page of notes). */

@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
     await field('address').fill(TAXPAYER_CORRECTION.address);
     expect(await save()).toBe(400);
     await errorOf('dv').waitFor({ state: 'visible', ...WAIT });
-    expect(await errorOf('dv').textContent()).toBe('the check digit 00 does not belong to the RUC 155596713-2-2015');
+    expect(await errorOf('dv').textContent()).toBe('El dígito verificador 00 no corresponde al RUC 155596713-2-2015.');
     expect(await field('dv').getAttribute('aria-invalid')).toBe('true');
     expect(await errorOf('name').isHidden()).toBe(true);
     expect(await page.locator('#client-errors .banner__title').textContent()).toBe('Revise los campos marcados');
@@ -129,6 +129,8 @@ describe.skipIf(!hasChromium).each(testDatabases)('correcting the client in the 
     await field('name').fill('Luis Gómez');
     const posted = page.waitForResponse((r) => r.url().endsWith('/reinvoice') && r.request().method() === 'POST');
     await page.click('#reissue-save');
+    // Two fiscal documents: asked first.
+    await page.locator('#reissue-dialog-confirm').click();
     expect((await posted).status()).toBe(202);
     // The page opens the new invoice and follows it to the end.
     await expect.poll(() => page.url(), WAIT).not.toContain(done!.id);

@@ -271,7 +271,7 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`status:            Authorized (completed)\n`);
     expect(shown.stdout).toContain(`cufe:              ${authorized}\n`);
-    expect(shown.stdout).toMatch(/pdf: {15}\{"stored":true,"bytes":\d+,"sha256":"[0-9a-f]{64}"\}/);
+    expect(shown.stdout).toMatch(/pdf: {15}stored, \d+ bytes, SHA-256 [0-9a-f]{64}\n/);
     // The PDF link's token is a credential: not printed.
     const pdfToken = /invoices\/([A-Za-z0-9_-]{32})\.pdf/.exec(
       simulator.metafields('gid://shopify/Order/5900000001001', SHOP).find((m) => m.key === 'pdf_url')!.value,

@@ -29,7 +29,7 @@ describe('configuration', () => {
       demo: true,
       nodeEnv: 'development',
       port: 3000,
-      bindAddress: '0.0.0.0',
+      bindAddress: '127.0.0.1',
       databaseUrl: undefined,
       logLevel: 'info',
       shopify: undefined,

@@ -33,7 +33,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
     [['add', '--shop', TOKEN, '--access-token', TOKEN], /^shops add: --shop must be the store's myshopify\.com domain/],
     [['configure', '--shop', 'tienda.myshopify.com'], /^shops configure: --file is required/],
     [['list', '--json=yes'], /^shops list: --json takes no value/],
-    [['frobnicate'], /^usage:/],
+    [['frobnicate'], /^shops: unknown command "frobnicate" \(the commands are add, configure, list\)\n\nusage:/],
     [[], /^usage:/],
   ])('shops %j → exit 2', async (args, message) => {
     const result = await run('shops', args);
@@ -70,7 +70,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
       ['retry', '--failed', '--status', 'completed'],
       /^invoices retry: --status must be one of Needs attention \(needs_attention\), Failed \(failed\)$/m,
     ],
-    [['frobnicate'], /^usage:/],
+    [['lst'], /^invoices: unknown command "lst" \(the commands are list, show, retry, resend, correct, reinvoice\)\n\nusage:/],
   ])('invoices %j → exit 2', async (args, message) => {
     const result = await run('invoices', args);
     expect(result.code).toBe(2);
@@ -105,7 +105,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
         '  - credentials.Enterprise: Enterprise (enterprise code) is required',
         '  - credentials.Company: Company (taxpayer user at the provider) is required',
         '  - credentials.Token: Token (taxpayer password at the provider) is required',
-        '  - settings: Unrecognized key: "enviroment"',
+        '  - settings: "enviroment" is not a setting: check its spelling (docs/merchants.md lists every setting)',
         '',
       ]);
       expect(rejected.err).not.toContain('secreto-2');

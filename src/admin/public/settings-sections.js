@@ -1,0 +1,28 @@
+// Pieces of the settings form: an annotated section (title and help beside a card), and the deliveryCAFE code, asked
+// once beside the delivery to the buyer ("as delivered" by default, or a fixed code).
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+/** @param {string} title @param {string} help @param {import('./dom.js').Child[]} content */
+export function section(title, help, ...content) {
+  return h(
+    'div',
+    { class: 'annotated' },
+    h('div', { class: 'annotated__text' }, h('h2', { class: 'annotated__title' }, title), h('p', { class: 'subdued' }, help)),
+    h('section', { class: 'card' }, h('div', { class: 'card__body stack' }, content)),
+  );
+}
+
+/**
+ * deliveryCAFE: what the delivery to the buyer says (the default), or a fixed code.
+ * @param {ReturnType<typeof import('./settings-fields.js').createFields>} fields
+ * @param {import('./page-types').Mapping} mapping
+ * @param {Record<string, string>} choices
+ */
+export function deliveryCodeSelect(fields, mapping, choices) {
+  const path = 'mapping.transactionDefaults.deliveryCAFE';
+  const current = mapping.transactionDefaults.deliveryCAFE;
+  const select = fields.select(path, t('settings.td.deliveryCAFE'), current ?? '', choices, 'deliveryCAFE');
+  fields.input(path).prepend(h('option', { value: '', selected: current === undefined }, t('settings.td.auto')));
+  return select;
+}
