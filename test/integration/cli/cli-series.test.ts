@@ -75,6 +75,10 @@ describe.each(testDatabases)('series commands on $name', (target) => {
         type: '01',
         lastUsed: null,
         next: 1001,
+        branchCode: '0000',
+        billingPoint: '001',
+        documentType: '01',
+        nextNumber: 1001,
         gaps: [
           {
             from: 1,
