@@ -60,9 +60,23 @@ describe('locations', () => {
     expect((denied.body.errors as { extensions: { code: string } }[])[0]!.extensions.code).toBe('ACCESS_DENIED');
   });
 
-  it("keeps an order's location_id as the test gave it", () => {
-    sim.addShop(SHOP);
+  it("keeps an order's location_id as the test gave it; a location the shop lacks is added, named after its id", async () => {
+    const { accessToken } = sim.addShop(SHOP, { scope: 'read_orders,read_locations' });
+    sim.addLocation(SHOP, { id: 71_000_000_001, name: 'Tienda Colón' });
     const gid = sim.setOrder(SHOP, { ...restOrder(5_900_000_000_777), location_id: 71_000_000_001 });
+    sim.setOrder(SHOP, { ...restOrder(5_900_000_000_778), location_id: 71_000_000_005 });
+    sim.setOrder(SHOP, { ...restOrder(5_900_000_000_779), location_id: null });
     expect(sim.order(SHOP, gid)?.['location_id']).toBe(71_000_000_001);
+    const all = await rawGraphql(sim, accessToken, 'query { locations(first: 10) { nodes { legacyResourceId name } } }');
+    expect(all.body).toMatchObject({
+      data: {
+        locations: {
+          nodes: [
+            { legacyResourceId: '71000000001', name: 'Tienda Colón' },
+            { legacyResourceId: '71000000005', name: 'Location 71000000005' },
+          ],
+        },
+      },
+    });
   });
 });
