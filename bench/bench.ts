@@ -15,6 +15,7 @@ import type * as inlineBench from './inline-bench.ts';
 import type * as intakeBench from './intake-bench.ts';
 import type * as mapperBench from './mapper-bench.ts';
 import type * as notesBench from './notes-bench.ts';
+import type * as reportsBench from './reports-bench.ts';
 import type * as uiBench from './ui-bench.ts';
 import { type BenchRow, machine, markdownReport, textTable, withFindings } from './bench-table.ts';
 
@@ -31,6 +32,7 @@ export const BENCHES = {
   claim: "the worker's claim with 10,000 due documents, laid out over 1 to 1,000 shops",
   inline: 'webhook p99 with the gateway at 6 s: the inline design (gateway call inside the webhook) vs ours',
   admin: 'admin invoices list response time with 1,000,000 documents of one shop',
+  reports: "the accountant's month: summary and streamed CSV of 100,000 documents in the month among 1,000,000",
   ui: 'admin page invoice list in Chromium: Largest Contentful Paint and Cumulative Layout Shift, desktop and phone',
 };
 type BenchName = keyof typeof BENCHES;
@@ -46,6 +48,7 @@ type BenchModules = Checked<{
   claim: typeof claimBench;
   inline: typeof inlineBench;
   admin: typeof adminBench;
+  reports: typeof reportsBench;
   ui: typeof uiBench;
 }>;
 type Checked<T extends Record<BenchName, BenchModule>> = T;

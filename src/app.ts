@@ -16,6 +16,7 @@ import { healthRoutes } from './http/health-routes.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { documentPdfRoute } from './http/document-pdf-route.ts';
 import { completionEmails } from './buyer-email/email-recipient.ts';
+import { AccountantEmailRunner } from './reports/accountant-email-runner.ts';
 import { EmailRunner } from './buyer-email/email-runner.ts';
 import { createMailer } from './buyer-email/smtp-mailer.ts';
 import { DocumentRunner } from './documents/document-runner.ts';
@@ -49,6 +50,8 @@ export interface AppParts {
   worker: DocumentRunner;
   /** Sends buyer e-mails (when SMTP is configured and the worker runs). */
   emails: EmailRunner | undefined;
+  /** Sends the accountant's monthly sales book (when SMTP is configured and the worker runs). */
+  accountantEmails: AccountantEmailRunner | undefined;
   /** The reconciliation sweep (on a timer when the worker runs and RECONCILE_INTERVAL_MINUTES > 0). */
   sweep: ReconcileSweeper;
   metrics: AppMetrics;
@@ -69,6 +72,8 @@ export interface StartOptions {
   mail?: MailSettings;
   /** An already open database (tests share one); otherwise opened from the configuration. */
   database?: Database;
+  /** The clock that says which month has ended (the accountant's e-mail, the reports' months); tests set it. */
+  clock?: () => Date;
 }
 
 export async function startApp(o: StartOptions): Promise<AppParts> {
@@ -97,10 +102,16 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const shops = new ShopRepository(database.db, box);
   const sessions = new EncryptedSessionStorage(database.db, box);
   const offlineSessions = createOfflineSessions({ shopify, db: database.db, storage: sessions });
-  const admin = createShopifyAdmin({ sessions: offlineSessions, apiVersion: SHOPIFY_API_VERSION, logger });
+  const admin = createShopifyAdmin({
+    sessions: offlineSessions,
+    apiVersion: SHOPIFY_API_VERSION,
+    logger,
+    timeoutMs: config.shopifyAdmin.timeoutMs,
+    maxAnswerBytes: config.shopifyAdmin.maxAnswerBytes,
+  });
   const metrics = createAppMetrics();
   const intake = new IntakeBatcher(database.db);
-  const gateway = createGatewayClient({ ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
+  const gateway = createGatewayClient({ ...config.gatewayLimits, ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
   const emails = startEmails(o, database, admin);
   const worker = new DocumentRunner({
     db: database.db,
@@ -129,6 +140,10 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const app = createHttpApp({
     logger,
     webhookBodyLimitBytes: config.webhookBodyLimitBytes,
+    // A privacy request lists every order of the customer: 150,000 ids are about 2 MB. Within the in-flight budget.
+    webhookBodyLimits: {
+      '/webhooks/compliance': Math.max(config.webhookBodyLimitBytes, Math.min(config.bodyBytesInFlight, 8 * 1024 * 1024)),
+    },
     bodyBytesInFlight: config.bodyBytesInFlight,
     webhooks: {
       '/webhooks/orders/paid': ordersPaidWebhook({ shopify, db: database.db, shops, intake, logger, onStored: () => worker.wake() }),
@@ -157,6 +172,8 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
         appUrl: appUrl.origin,
         wakeWorker: () => worker.wake(),
         emails: { configured: emails !== undefined, wake: () => emails?.runner.wake() },
+        accountantEmails: { configured: emails !== undefined, wake: () => emails?.accountant.wake() },
+        ...(o.clock ? { now: o.clock } : {}),
         gatewaySlots: worker.gatewaySlots,
         shopifyAdmin: admin,
         logger,
@@ -175,6 +192,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   if (config.worker.enabled) worker.start();
   if (config.worker.enabled && config.reconcile.intervalMinutes > 0) sweep.start();
   if (config.worker.enabled) emails?.runner.start();
+  if (config.worker.enabled) emails?.accountant.start();
 
   return {
     config,
@@ -187,6 +205,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     admin,
     worker,
     emails: emails?.runner,
+    accountantEmails: emails?.accountant,
     sweep,
     metrics,
     server,
@@ -195,6 +214,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
       await sweep.stop();
       await worker.stop();
       await emails?.runner.stop();
+      await emails?.accountant.stop();
       emails?.mailer.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -215,12 +235,25 @@ function startEmails(o: StartOptions, database: Database, admin: ShopifyAdmin) {
   const { smtpUrl, ...options } = mail;
   const mailer = createMailer({ smtpUrl });
   o.logger.info({ server: mailer.server, from: mail.from }, 'buyer e-mail is on: authorized documents are e-mailed to buyers');
+  const names = shopNames(admin);
   const runner = new EmailRunner({
     db: database.db,
     mailer,
-    shopNames: shopNames(admin),
+    shopNames: names,
     logger: o.logger,
     options: { ...options, leaseMs: o.config.worker.leaseMs, pollMs: o.config.worker.pollMs * 4 },
   });
-  return { mailer, runner };
+  const accountant = new AccountantEmailRunner({
+    db: database.db,
+    mailer,
+    shopName: async (shop) => {
+      const name = await names(shop);
+      return name.ok ? name.data : shop;
+    },
+    logger: o.logger,
+    // The month's e-mail is looked for every few seconds: one statement, and at most once per shop and month.
+    options: { ...options, leaseMs: o.config.worker.leaseMs, pollMs: o.config.worker.pollMs * 20 },
+    ...(o.clock ? { now: o.clock } : {}),
+  });
+  return { mailer, runner, accountant };
 }

@@ -105,11 +105,23 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: finishing the invoices in hand');
+    // Every call in flight ends by its deadline (the whole answer included); past this bound, stop anyway: a document
+    // whose step was not saved is taken up again after the restart, its number kept.
+    const bound = shutdownBoundMs(config);
+    setTimeout(() => {
+      logger.error({ boundMs: bound }, 'stopping: calls still in flight past the shutdown bound; exiting');
+      process.exit(1);
+    }, bound).unref();
     await running.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** How long a stop may take: one gateway call, one Admin API call, and the database's own work. */
+function shutdownBoundMs(config: Pick<AppConfig, 'gatewayTimeoutMs' | 'shopifyAdmin'>): number {
+  return config.gatewayTimeoutMs + config.shopifyAdmin.timeoutMs + 5_000;
 }
 
 function missing(name: string): never {

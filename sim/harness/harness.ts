@@ -34,6 +34,15 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Reuse a running sandbox (e.g. in another process). */
   sandboxUrl?: string;
+  /**
+   * Route the app's calls through something (a fault proxy): each function gets the address the app would use (the
+   * gateway's base URL, the Admin API's origin) and returns the one it should use instead.
+   */
+  through?: { gateway?: (url: string) => Promise<string>; admin?: (origin: string) => Promise<string> };
+  /** The app's clock for what depends on the date (the accountant's monthly e-mail); the system's otherwise. */
+  clock?: () => Date;
+  /** The app's encryption key (another app on the same database needs the same one); a random one otherwise. */
+  encryptionKey?: Buffer;
 }
 
 export async function freePort(): Promise<number> {
@@ -63,24 +72,26 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     ...o.env,
   });
   const appUrl = `http://127.0.0.1:${port}`;
+  const gatewayUrl = o.sandboxUrl ?? sandbox.url;
   const app = await startApp({
     config,
     logger: o.logger ?? silentLogger,
-    encryptionKey: randomBytes(32),
+    encryptionKey: o.encryptionKey ?? randomBytes(32),
     shopify: {
       apiKey: TEST_API_KEY,
       apiSecret: TEST_API_SECRET,
       appUrl,
       scopes: ['read_orders', 'write_orders', 'read_customers', 'read_locations'],
-      adminApiOrigin: simulator.origin,
+      adminApiOrigin: o.through?.admin ? await o.through.admin(simulator.origin) : simulator.origin,
     },
     gateway: {
-      baseUrl: o.sandboxUrl ?? sandbox.url,
+      baseUrl: o.through?.gateway ? await o.through.gateway(gatewayUrl) : gatewayUrl,
       authToken: DEFAULT_SANDBOX_AUTH_TOKEN,
       authScheme: 'bearer',
       timeoutMs: config.gatewayTimeoutMs,
     },
     database: o.database,
+    ...(o.clock ? { clock: o.clock } : {}),
   });
 
   return {

@@ -15,7 +15,7 @@ export const ADMIN_PATH = '/admin';
 export const ASSETS_PATH = `${ADMIN_PATH}/assets`;
 export const DEV_TOKEN_PATH = `${ADMIN_PATH}/dev-session-token`;
 /** In cascade order: each file's rules may override the ones before (phone.css last). */
-const STYLESHEETS = ['page.css', 'components.css', 'forms.css', 'invoices.css', 'phone.css'];
+const STYLESHEETS = ['page.css', 'components.css', 'forms.css', 'invoices.css', 'reports.css', 'phone.css'];
 
 export const PUBLIC_DIR = path.join(PROJECT_ROOT, 'src', 'admin', 'public');
 const APP_BRIDGE_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';

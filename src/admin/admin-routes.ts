@@ -21,6 +21,7 @@ import { clientCorrectionRouter } from './client-correction-api.ts';
 import { type SeriesApiDeps, seriesApiRouter } from './series-api.ts';
 import { documentQrRouter } from './document-qr-api.ts';
 import { orderDocumentsRouter } from './order-documents-api.ts';
+import { type ReportsApiDeps, reportsApiRouter } from './reports-api.ts';
 import { type SessionTokenDeps, bearerToken, refuseSessionToken, verifySessionToken } from './session-token.ts';
 
 export interface AdminDeps extends AdminApiDeps {
@@ -28,6 +29,10 @@ export interface AdminDeps extends AdminApiDeps {
   /** The shops' Admin API (their locations, in Configuración). */
   shopifyAdmin?: SeriesApiDeps['shopifyAdmin'];
   sessions: EmbeddedInstallDeps['sessions'];
+  /** The accountant's e-mail runner: whether this server has SMTP, and a nudge (absent: no SMTP). */
+  accountantEmails?: ReportsApiDeps['accountantEmails'];
+  /** The clock of the reports' months (tests set it); the system's otherwise. */
+  now?: () => Date;
   /** Demo and tests: serve GET /admin/dev-session-token. Never true in production. */
   devSessionTokens: boolean;
 }
@@ -54,7 +59,7 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
   app.use('/api', cors({ origin: EXTENSIONS_ORIGIN, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }));
   app.use('/api', installOnFirstToken(deps, ensureOfflineSession));
   app.use('/api', orderDocumentsRouter(deps), documentQrRouter(deps), emailApiRouter(deps), adminApiRouter(deps));
-  app.use('/api', clientCorrectionRouter(deps), seriesApiRouter(deps));
+  app.use('/api', clientCorrectionRouter(deps), seriesApiRouter(deps), reportsApiRouter(deps));
   // Unknown /api paths answer JSON, except the OAuth routes mounted after this.
   app.use('/api', (req, res, next) => {
     if (`/api${req.path}`.startsWith(AUTH_PATH)) return next();

@@ -2,6 +2,7 @@
 // failures mean. The SMTP URL's user and password never leave this module: failures are described without them.
 import nodemailer from 'nodemailer';
 import type { MailSettings } from '../config/env.ts';
+import { secretScrubber } from '../secret-scrub.ts';
 
 /** An e-mail as the runner hands it over (nodemailer's message fields, From included). */
 export type OutgoingEmail = Parameters<ReturnType<typeof nodemailer.createTransport>['sendMail']>[0];
@@ -17,32 +18,53 @@ export interface Mailer {
 
 export function createMailer(settings: Pick<MailSettings, 'smtpUrl'>): Mailer {
   const url = new URL(settings.smtpUrl);
-  const secrets = secretForms(url);
-  const transport = nodemailer.createTransport({
-    url: settings.smtpUrl,
-    pool: true,
-    maxConnections: 3,
-    // Fail an attempt within the e-mail lease; the runner retries later.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    logger: false,
-    debug: false,
-  });
+  const scrub = passwordScrubber(url);
+  const connect = () =>
+    nodemailer.createTransport({
+      url: settings.smtpUrl,
+      pool: true,
+      maxConnections: 3,
+      // Fail an attempt within the e-mail lease; the runner retries later.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+      logger: false,
+      debug: false,
+    });
+  let transport = connect();
   const server = `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}`;
   return {
     server,
     async send(email) {
+      // The socket time-out is per silence: a server answering a byte now and then would hold the e-mail for ever.
+      // The whole exchange gets a deadline; past it the pool's connections are dropped and a new pool is made.
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new SmtpDeadline()), SEND_DEADLINE_MS);
+      });
+      const sending = transport;
       try {
-        const info = await transport.sendMail(email);
+        const info = await Promise.race([sending.sendMail(email), deadline]);
         return { ok: true, messageId: String(info.messageId) };
       } catch (error) {
-        return { ok: false, permanent: isRefusal(error), detail: redact(describe(error), secrets) };
+        if (error instanceof SmtpDeadline) {
+          if (transport === sending) transport = connect();
+          sending.close();
+          return { ok: false, permanent: false, detail: `the mail server did not finish within ${SEND_DEADLINE_MS / 1000} s` };
+        }
+        return { ok: false, permanent: isRefusal(error), detail: scrub(describe(error)).slice(0, 300) };
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: () => transport.close(),
   };
 }
+
+/** The whole exchange of one e-mail with the server, however slowly it answers. */
+const SEND_DEADLINE_MS = 60_000;
+
+class SmtpDeadline extends Error {}
 
 interface SmtpError {
   code?: string;
@@ -64,18 +86,25 @@ function isRefusal(error: unknown): boolean {
 function describe(error: unknown): string {
   const e = (error ?? {}) as SmtpError;
   const text = [e.code, e.responseCode, e.message].filter((p) => p !== undefined && p !== '').join(' ');
-  return (text || String(error)).replace(/\s+/g, ' ').trim().slice(0, 300);
+  // Cut only after the secrets are out (a cut could leave part of one).
+  return (text || String(error)).replace(/\s+/g, ' ').trim().slice(0, 4000);
 }
 
-/** The URL's user and password as they may appear in a server's answer: plain, URL-encoded and in base64 (AUTH). */
-function secretForms(url: URL): string[] {
-  const user = decodeURIComponent(url.username);
-  const pass = decodeURIComponent(url.password);
-  const forms = [pass, url.password, Buffer.from(pass).toString('base64'), Buffer.from(`\0${user}\0${pass}`).toString('base64')];
-  return forms.filter((f) => f.length >= 3);
+/**
+ * A scrubber of the URL's password as a server's reply may repeat it: plain, URL-encoded however the server encodes
+ * it, in base64 at any alignment (AUTH PLAIN's "\0user\0password") and JSON-escaped (src/secret-scrub.ts).
+ */
+function passwordScrubber(url: URL): (text: string) => string {
+  let pass = url.password;
+  try {
+    pass = decodeURIComponent(url.password);
+  } catch {
+    // Kept as written.
+  }
+  return secretScrubber([pass, url.password]);
 }
 
 /** The text with every form of the secrets replaced. */
 export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, s) => out.split(s).join('[redacted]'), text);
+  return secretScrubber(secrets)(text);
 }

@@ -27,6 +27,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
       'series list|set-next …   number series per environment, branch, point and type: where each stands, its gaps, where it continues',
     load: () => import('./series-command.ts'),
   },
+  reports: {
+    summary:
+      "reports month --shop <shop> --month YYYY-MM [--environment produccion|pruebas] [--format json|csv|xlsx|zip] [--out FILE]   the accountant's month: figures, sales book, PDFs",
+    load: () => import('./reports-command.ts'),
+  },
   preview: {
     summary:
       'preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]]   print the invoice document of an orders/paid body, or the credit note of a refund of it',

@@ -31,6 +31,10 @@ const envSchema = z.object({
   GATEWAY_AUTH_SCHEME: z.enum(['bearer', 'bare']).default('bearer'),
   GATEWAY_CONCURRENCY: positiveInt.default(8),
   GATEWAY_TIMEOUT_MS: positiveInt.default(30_000),
+  GATEWAY_MAX_ANSWER_BYTES: positiveInt.default(256 * 1024),
+  GATEWAY_MAX_PDF_BYTES: positiveInt.default(5 * 1024 * 1024),
+  SHOPIFY_TIMEOUT_MS: positiveInt.default(15_000),
+  SHOPIFY_MAX_ANSWER_BYTES: positiveInt.default(16 * 1024 * 1024),
 
   ENCRYPTION_KEY: z
     .string()
@@ -103,6 +107,10 @@ export interface AppConfig {
       }
     | undefined;
   gatewayTimeoutMs: number;
+  /** What a gateway answer may weigh: JSON answers, and the PDF of a DownloadPDF answer. */
+  gatewayLimits: { maxAnswerBytes: number; maxPdfBytes: number };
+  /** One Admin API call, headers and body, and what its answer may weigh. */
+  shopifyAdmin: { timeoutMs: number; maxAnswerBytes: number };
   encryptionKey: Buffer | undefined;
   webhookBodyLimitBytes: number;
   /** Bytes of request bodies read or handled at once; beyond, 503 with Retry-After. */
@@ -217,6 +225,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           timeoutMs: env.GATEWAY_TIMEOUT_MS,
         },
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
+    gatewayLimits: { maxAnswerBytes: env.GATEWAY_MAX_ANSWER_BYTES, maxPdfBytes: env.GATEWAY_MAX_PDF_BYTES },
+    shopifyAdmin: { timeoutMs: env.SHOPIFY_TIMEOUT_MS, maxAnswerBytes: env.SHOPIFY_MAX_ANSWER_BYTES },
     encryptionKey: key === undefined ? undefined : Buffer.from(key, key.length === 64 ? 'hex' : 'base64'),
     webhookBodyLimitBytes: env.WEBHOOK_BODY_LIMIT_BYTES,
     bodyBytesInFlight: env.BODY_BYTES_IN_FLIGHT,

@@ -50,6 +50,8 @@ export const ERROR_KINDS = [
   'indeterminate',
   /** The number was already used; the document was issued by us but its data could not be recovered. */
   'unrecoverable',
+  /** The gateway said "authorized" but its answer (CUFE, QR, PDF, …) does not check out. A person looks it up. */
+  'unverified',
   /** Shopify refused the metafields (userErrors). */
   'writeback',
   /** Shopify does not know the order in this shop (or no longer lets the app read it). */

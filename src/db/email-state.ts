@@ -8,3 +8,7 @@ export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 /** Why it is sent: the document was just authorized (once per document), or the merchant asked again. */
 export const EMAIL_REASONS = ['authorized', 'resend'] as const;
 export type EmailReason = (typeof EMAIL_REASONS)[number];
+
+/** Why the accountant's e-mail is sent: the month ended (once per shop and month), or the merchant asked again. */
+export const REPORT_EMAIL_REASONS = ['monthly', 'resend'] as const;
+export type ReportEmailReason = (typeof REPORT_EMAIL_REASONS)[number];

@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { EMAIL_REASONS, EMAIL_STATUSES } from './email-state.ts';
+import { EMAIL_REASONS, EMAIL_STATUSES, REPORT_EMAIL_REASONS } from './email-state.ts';
 import { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS } from './document-state.ts';
 import { LANGUAGES } from './languages.ts';
@@ -147,6 +147,12 @@ export const documents = pgTable(
     document: jsonb('document'),
     /** Hash of the document without its broadcast time: tells a repeated 201 for the same document. */
     documentHash: text('document_hash'),
+    /**
+     * The same 201 for the same document, in a row, each while the gateway authorized other documents: at three it is
+     * the document's fault (docs/gateway-checks.md). `last201At`: when the last of them came.
+     */
+    repeated201: integer('repeated_201').notNull().default(0),
+    last201At: tstz('last_201_at'),
 
     cufe: text('cufe'),
     qr: text('qr'),
@@ -181,9 +187,17 @@ export const documents = pgTable(
     // An order's documents (its invoice and notes), and a note's invoice.
     index('documents_shop_order_idx').on(t.shop, t.orderGid),
     index('documents_invoice_idx').on(t.invoiceId),
+    // The accountant's month (src/reports/): a shop's authorized documents of an environment by authorization time.
+    index('documents_shop_authorized_idx')
+      .on(t.shop, t.environment, t.authorizedAt, t.id)
+      .where(sql`${t.authorizedAt} is not null`),
     // Type and environment last: the search box finds "0000-001-0000000042" through the first four columns. Each
     // environment numbers apart (docs/series.md).
     uniqueIndex('documents_fiscal_number_uq').on(t.shop, t.branchCode, t.billingPoint, t.fiscalNumber, t.documentType, t.environment),
+    // A CUFE names one document: a gateway answering another document's CUFE never completes a second (docs/gateway-checks.md).
+    uniqueIndex('documents_shop_cufe_uq')
+      .on(t.shop, t.cufe)
+      .where(sql`${t.cufe} is not null`),
     check('documents_kind_ck', oneOf('kind', DOCUMENT_KINDS)),
     check('documents_status_ck', oneOf('status', DOCUMENT_STATUSES)),
     check('documents_step_ck', oneOf('step', DOCUMENT_STEPS)),
@@ -251,6 +265,41 @@ export const documentEmails = pgTable(
     check('document_emails_status_ck', oneOf('status', EMAIL_STATUSES)),
     check('document_emails_reason_ck', oneOf('reason', EMAIL_REASONS)),
     check('document_emails_language_ck', oneOf('language', LANGUAGES)),
+  ],
+);
+
+/**
+ * The accountant's e-mail outbox (src/reports/report-email-runner.ts): the month's sales book to the shop's
+ * `accountantEmail`. At most one 'monthly' row per shop and month, whoever claims it first (several processes, a
+ * restart across the 1st); resends add rows. Claimed with a lease like the buyer's e-mails.
+ */
+export const reportEmails = pgTable(
+  'report_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    shop: text('shop').notNull(),
+    /** The calendar month in Panamá time, `YYYY-MM`. */
+    month: text('month').notNull(),
+    environment: text('environment').notNull(),
+    recipient: text('recipient').notNull(),
+    language: text('language', { enum: LANGUAGES }).notNull(),
+    reason: text('reason', { enum: REPORT_EMAIL_REASONS }).notNull(),
+    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
+    ...queueColumns(),
+    sentAt: tstz('sent_at'),
+    messageId: text('message_id'),
+    lastError: jsonb('last_error'),
+    ...rowTimes(),
+  },
+  (t) => [
+    uniqueIndex('report_emails_monthly_uq')
+      .on(t.shop, t.month)
+      .where(sql`${t.reason} = 'monthly'`),
+    index('report_emails_shop_month_idx').on(t.shop, t.month, t.createdAt),
+    index('report_emails_due_idx').on(t.status, t.nextAttemptAt),
+    check('report_emails_status_ck', oneOf('status', EMAIL_STATUSES)),
+    check('report_emails_reason_ck', oneOf('reason', REPORT_EMAIL_REASONS)),
+    check('report_emails_language_ck', oneOf('language', LANGUAGES)),
   ],
 );
 
@@ -388,6 +437,7 @@ export const schema = {
   documentCounts,
   documentPdfs,
   documentEmails,
+  reportEmails,
   fiscalSequences,
   fiscalSkips,
   fiscalSeriesChanges,

@@ -27,7 +27,10 @@ import {
   skipFiscalNumber,
   updateLeased,
   completedNotes,
+  cufeHolder,
   saveNoteIfCreditedUnchanged,
+  shopIssuerCufe,
+  skipsOf,
 } from './store/index.ts';
 
 export type RunnerOptions = Omit<AppConfig['worker'], 'enabled'>;
@@ -66,7 +69,9 @@ export class DocumentRunner extends PollLoop {
   /** The gateway's share of concurrency; the runner holds more documents so their other work overlaps the calls. */
   readonly gatewaySlots: Slots;
   private readonly claimBatch: number;
-  /** Last time the loop ran, for /healthz. */
+  /** When this process last saw the gateway authorize a document: tells a document's 201 from an incident's. */
+  private lastAuthorizedAt: number | undefined;
+  /** Last time the loop ran and its claims went through, for /healthz. */
   lastTickAt: Date | undefined;
 
   constructor(deps: RunnerDeps) {
@@ -89,7 +94,14 @@ export class DocumentRunner extends PollLoop {
   }
 
   protected async tick(): Promise<void> {
-    this.lastTickAt = new Date();
+    const started = new Date();
+    await this.claimAndLaunch();
+    // Only a tick whose claims went through counts for /healthz: a worker whose every claim fails (database errors,
+    // a full disk) is not alive, however often it tries.
+    this.lastTickAt = started;
+  }
+
+  private async claimAndLaunch(): Promise<void> {
     while (!this.stopped) {
       const capacity = this.o.concurrency - this.inFlight.size;
       // Claim in batches: one claim per finished document would be most of the runner's queries. With more documents
@@ -167,6 +179,12 @@ export class DocumentRunner extends PollLoop {
       }
       if (outcome.next.kind === 'skip_number') skips++;
       doc = await applyTransition(ctx, outcome.doc, outcome.next, this.d.onFinished);
+      // Stopping: the step in hand is saved; the next one is for whoever claims the document after the restart, so
+      // shutdown waits for at most one gateway call's deadline per document.
+      if (doc && this.stopped) {
+        await releaseLease(this.d.db, doc.id, this.owner);
+        return;
+      }
     }
   }
 
@@ -174,7 +192,10 @@ export class DocumentRunner extends PollLoop {
     const { db } = this.d;
     const { owner } = this;
     const { leaseMs } = this.o;
-    const observe = (c: GatewayCallRecord) => calls.push(c);
+    const observe = (c: GatewayCallRecord) => {
+      calls.push(c);
+      if (c.operation === 'SendDocument' && c.outcome === 'authorized') this.lastAuthorizedAt = this.now().getTime();
+    };
     const gateway = this.d.gateway;
     return {
       store: {
@@ -189,6 +210,9 @@ export class DocumentRunner extends PollLoop {
         notesAgainst: (invoiceId, except) => notesAgainst(db, invoiceId, except),
         orderWasRefused: (shop, orderGid) => orderWasRefused(db, shop, orderGid),
         completedNotes: (shop, orderGid) => completedNotes(db, shop, orderGid),
+        cufeHolder: (shop, cufe, exceptId) => cufeHolder(db, shop, cufe, exceptId),
+        shopIssuerCufe: (shop, exceptId) => shopIssuerCufe(db, shop, exceptId),
+        skipsOf: (id) => skipsOf(db, id),
       },
       gateway: {
         run: (task) =>
@@ -203,6 +227,7 @@ export class DocumentRunner extends PollLoop {
       shopify: this.d.shopify,
       clock: this.now,
       appUrl: this.d.appUrl,
+      pulse: { authorizedSince: (at) => this.lastAuthorizedAt !== undefined && this.lastAuthorizedAt > at.getTime() },
     };
   }
 }

@@ -9,7 +9,8 @@ import { invoicePointFor, orderLocationId } from '../../mappers/invoice/issuing-
 import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
-import { cufeLookupUrl, extractCufeFromPdf, pdfShowsAmount } from './pdf-cufe.ts';
+import { cufeLookupUrl, pdfShowsAmount } from './pdf-cufe.ts';
+import { checkAuthorization, checkPdf, foreignDuplicate, on201, ownCufeInPdf } from './answer-rules.ts';
 import { pdfUrl } from './pdf-link.ts';
 import { type Message, message } from '../messages/message.ts';
 import { creditNoteDraft } from './credit-note-draft.ts';
@@ -157,7 +158,10 @@ async function sendOutcome(
   deps: IssuingDeps,
 ): Promise<Transition> {
   switch (outcome.kind) {
-    case 'authorized':
+    case 'authorized': {
+      // Believed only when it checks out (docs/gateway-checks.md); else a person looks, the number kept.
+      const unbelieved = await checkAuthorization(sending, outcome, deps);
+      if (unbelieved) return unbelieved;
       return {
         kind: 'advance',
         to: 'pdf',
@@ -170,9 +174,14 @@ async function sendOutcome(
         },
         authorizedInvoice: sending.kind === 'invoice',
       };
+    }
     case 'duplicate':
       if (previous.sendMayHaveReached) return reconcile(sending, shop, deps);
-      return { kind: 'skip_number', number: formatFiscalNumber(sending) };
+      return foreignDuplicate(
+        sending,
+        () => deps.gateway.run((gateway) => gateway.statusDocument({ credentials: credentials(shop), key: documentKey(sending) })),
+        deps,
+      );
     case 'rejected': {
       const error = failed(
         'rejected',
@@ -185,9 +194,8 @@ async function sendOutcome(
         },
         outcome.code,
       );
-      // A 201 may be a passing fault; the same 201 for the same document again is the document's fault.
-      const repeated = outcome.code === '201' && previous.lastErrorCode === '201' && previous.documentHash === documentHash;
-      if (outcome.code === '201' && !repeated) return { kind: 'retry', error };
+      // A 201 may be a passing fault, or the gateway's incident; repeated while others are authorized, the document's.
+      if (outcome.code === '201') return on201(previous, documentHash, error, deps);
       return { kind: 'attention', error };
     }
     case 'credentials':
@@ -219,9 +227,9 @@ async function reconcile(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps)
   if (pdf.kind === 'unavailable') return { kind: 'retry', error: failed('indeterminate', 'indeterminate', { reason: pdf.reason }) };
   if (pdf.kind === 'not_found') return unrecoverable;
 
-  const cufe = await extractCufeFromPdf(pdf.pdf);
-  // The number may also have been taken by someone else after our attempt failed: adopt the gateway's document
-  // only if its PDF shows this document's total.
+  // The PDF's own CUFE (a note's PDF prints its invoice's too), naming this document as sent. The number may also have
+  // been taken by someone else after our attempt failed: adopt the gateway's document only if it shows our total.
+  const cufe = await ownCufeInPdf(doc, pdf.pdf, deps);
   const total = (doc.document as GatewayDocument | null)?.totalsSubTotals.totalInvoice;
   if (!cufe || !total || !(await pdfShowsAmount(pdf.pdf, total))) return unrecoverable;
   return {
@@ -246,7 +254,8 @@ async function pdfStep(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps): 
   const outcome = await deps.gateway.run((gateway) => gateway.downloadPdf({ credentials: credentials(shop), key: documentKey(doc) }));
   switch (outcome.kind) {
     case 'pdf':
-      return { kind: 'advance', to: 'writeback', pdf: outcome.pdf, patch: {} };
+      // Kept only when it is this document's: it prints this CUFE (docs/gateway-checks.md).
+      return (await checkPdf(doc, outcome.pdf)) ?? { kind: 'advance', to: 'writeback', pdf: outcome.pdf, patch: {} };
     case 'credentials':
       return { kind: 'pause_shop', error: failed('credentials', 'credentials', { gatewayMessage: outcome.message }, outcome.code) };
     case 'not_found':

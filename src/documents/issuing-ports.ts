@@ -32,6 +32,18 @@ export interface IssuingStore {
   orderWasRefused(shop: string, orderGid: string): Promise<string | undefined>;
   /** The order's completed credit notes with their PDFs' tokens, for its metafield (one read). */
   completedNotes(shop: string, orderGid: string): Promise<CompletedNote[]>;
+  /** Another document of the shop holding this CUFE, if any. */
+  cufeHolder(shop: string, cufe: string, exceptId: string): Promise<{ id: string } | undefined>;
+  /** A CUFE the shop's completed documents carry (it names the shop's issuer), other than this document's. */
+  shopIssuerCufe(shop: string, exceptId: string): Promise<string | undefined>;
+  /** How many fiscal numbers this document has skipped so far. */
+  skipsOf(documentId: string): Promise<number>;
+}
+
+/** What the process has seen of the gateway lately: tells a document's 201 from an incident answering 201 to all. */
+export interface GatewayPulse {
+  /** Whether the gateway authorized some document (SendDocument 200) after this instant. */
+  authorizedSince(at: Date): boolean;
 }
 
 /** The notes a credit note was mapped against: its invoice and their ids. */
@@ -53,6 +65,8 @@ export interface IssuingDeps {
   clock: () => Date;
   /** Public origin of the app, for PDF links. */
   appUrl: string;
+  /** Absent: the gateway is taken to be authorizing other documents (a repeated 201 is then the document's). */
+  pulse?: GatewayPulse;
 }
 
 /** The shop as of this claim: settings and credentials. */

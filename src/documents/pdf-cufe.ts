@@ -1,4 +1,5 @@
-// Recovering an invoice's CUFE from its official PDF, for the one case where the gateway's answer was lost.
+// The CUFEs an official PDF prints: every PDF is checked to name its document's CUFE, and when the gateway's answer
+// was lost the CUFE is recovered from it (docs/gateway-checks.md).
 import { parseCufe } from '../../mappers/fiscal/cufe.ts';
 
 const CUFE_CANDIDATE = /FE\d{2}[0-9A-Z-]{62}/g;
@@ -13,6 +14,18 @@ export async function extractCufeFromPdf(pdf: Buffer): Promise<string | undefine
     }
   }
   return undefined;
+}
+
+/** Every distinct text run in the PDF that is a CUFE with a valid check digit, in the order they appear. */
+export async function extractCufesFromPdf(pdf: Buffer): Promise<string[]> {
+  const text = await pdfText(pdf).catch(() => '');
+  const found = new Set<string>();
+  for (const haystack of [text, text.replace(/\s+/g, '')]) {
+    for (const match of haystack.matchAll(CUFE_CANDIDATE)) {
+      if (parseCufe(match[0])) found.add(match[0]);
+    }
+  }
+  return [...found];
 }
 
 /** Whether the PDF's text shows this amount as the gateway writes it ("66.88"; thousands separators allowed). */

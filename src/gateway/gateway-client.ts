@@ -1,7 +1,9 @@
-// The certification provider's gateway, spoken over HTTP with ky and checked with zod.
+// The certification provider's gateway, spoken over HTTP (fetch, each answer read whole within its deadline and its
+// size bound, docs/gateway-checks.md) and checked with zod.
 // Every answer the gateway (or the network) can give becomes a value of a closed union; nothing throws for it.
-import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import type { z } from 'zod';
+import { AnswerDeadlineError, AnswerTooLargeError, fetchBounded } from '../bounded-fetch.ts';
+import { scrubValue, secretScrubber } from '../secret-scrub.ts';
 import {
   type DocumentKey,
   type GatewayCredentials,
@@ -67,7 +69,12 @@ export interface GatewayClientOptions {
   authToken: string;
   /** The spec leaves open whether the header says `Bearer <token>` or just `<token>`. */
   authScheme: 'bearer' | 'bare';
+  /** The whole exchange of one call, headers and body (docs/gateway-checks.md). */
   timeoutMs: number;
+  /** Bytes a JSON answer (SendDocument, StatusDocument) may have; larger ones are dropped while they stream. */
+  maxAnswerBytes?: number;
+  /** Bytes the PDF of a DownloadPDF answer may have (its answer: the base64 of it, plus a little JSON). */
+  maxPdfBytes?: number;
   fetch?: typeof fetch;
   onCall?: (record: GatewayCallRecord) => void;
 }
@@ -94,6 +101,10 @@ type RawAnswer =
   | { kind: 'timeout'; reason: string }
   | { kind: 'network'; reason: string };
 
+/** Defaults of the answers' bounds: a gateway answer is a few hundred bytes; the DGI's CAFE a few hundred KB. */
+export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024;
+export const DEFAULT_MAX_PDF_BYTES = 5 * 1024 * 1024;
+
 const REDACTED = '[redacted]';
 
 /** A copy of a request body with the credentials block blanked: what may be stored or logged. */
@@ -104,32 +115,37 @@ export function redactRequest(body: Record<string, unknown>): Record<string, unk
 }
 
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
-  const http = ky.create({
-    prefix: options.baseUrl.replace(/\/+$/, '') + '/',
-    timeout: options.timeoutMs,
-    // The worker decides about retries: a retried SendDocument could issue a second invoice.
-    retry: 0,
-    throwHttpErrors: false,
-    headers: {
-      Authorization: options.authScheme === 'bearer' ? `Bearer ${options.authToken}` : options.authToken,
-      Accept: 'application/json',
-    },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const prefix = options.baseUrl.replace(/\/+$/, '') + '/';
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const headers = {
+    Authorization: options.authScheme === 'bearer' ? `Bearer ${options.authToken}` : options.authToken,
+    Accept: 'application/json',
+    'Content-Type': 'application/json',
+  };
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  const maxPdfBytes = options.maxPdfBytes ?? DEFAULT_MAX_PDF_BYTES;
 
+  // No retries here: a retried SendDocument could issue a second invoice; the worker decides.
   async function call(operation: GatewayOperation, body: Record<string, unknown>): Promise<{ raw: RawAnswer; durationMs: number }> {
     const started = performance.now();
+    // A PDF comes as base64 (4 bytes per 3) inside a little JSON.
+    const maxBytes = operation === 'DownloadPDF' ? Math.ceil((maxPdfBytes * 4) / 3) + 4096 : maxAnswerBytes;
     let raw: RawAnswer;
     try {
-      const response = await http.post(operation, { json: body });
-      const text = await response.text();
+      const response = await fetchBounded(
+        fetchImpl,
+        prefix + operation,
+        { method: 'POST', headers, body: JSON.stringify(body) },
+        { deadlineMs: options.timeoutMs, maxBytes },
+      );
+      const text = response.body.toString('utf8');
       try {
         raw = { kind: 'json', status: response.status, body: JSON.parse(text) };
       } catch {
         raw = { kind: 'not_json', status: response.status, text: text.slice(0, 200) };
       }
     } catch (error) {
-      raw = classifyThrown(error);
+      raw = classifyThrown(error, operation === 'DownloadPDF' ? maxPdfBytes : maxBytes);
     }
     return { raw, durationMs: Math.round(performance.now() - started) };
   }
@@ -142,8 +158,15 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     answer: { raw: RawAnswer; durationMs: number },
     outcome: { kind: string; code?: string; message?: string; reason?: string },
     successKind: string,
+    scrub: Scrub,
   ): void {
     const { raw } = answer;
+    const response =
+      raw.kind === 'json'
+        ? trimResponse(raw.body)
+        : raw.kind === 'not_json'
+          ? { status: raw.status, text: raw.text }
+          : { error: raw.reason };
     const call: GatewayCallRecord = {
       operation,
       outcome: outcome.kind,
@@ -151,48 +174,52 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       message: outcome.message ?? outcome.reason,
       durationMs: answer.durationMs,
       request: redactRequest(request),
-      response:
-        raw.kind === 'json'
-          ? trimResponse(raw.body)
-          : raw.kind === 'not_json'
-            ? { status: raw.status, text: raw.text }
-            : { error: raw.reason },
+      // What is kept of the answer is bounded and holds no secret the gateway echoed.
+      response: boundedRecord(scrubValue(response, scrub)),
     };
     options.onCall?.(call);
     observe?.(call);
   }
 
+  /** The secrets a call's answer may echo: the platform token and the shop's passwords, in any encoding. */
+  const scrubberFor = (credentials: GatewayCredentials): Scrub =>
+    secretScrubber([options.authToken, credentials.GW_Token, credentials.Token]);
+
   return {
     async sendDocument({ credentials, environment, document }, observe) {
       const request = { ...credentials, identifierControlShipping: '1', environment: ENVIRONMENT_CODE[environment], document };
       const answer = await call('SendDocument', request);
-      const outcome = interpretSend(answer.raw);
-      record(observe, 'SendDocument', request, answer, outcome, 'authorized');
+      const scrub = scrubberFor(credentials);
+      const outcome = scrubOutcome(interpretSend(answer.raw), scrub);
+      record(observe, 'SendDocument', request, answer, outcome, 'authorized', scrub);
       return outcome;
     },
 
     async downloadPdf({ credentials, key }, observe) {
       const request = { ...credentials, Branch: '', invoiceId: '', documentData: { ...key, serialDevice: '' } };
       const answer = await call('DownloadPDF', request);
-      const outcome = interpretPdf(answer.raw);
-      record(observe, 'DownloadPDF', request, answer, outcome, 'pdf');
+      const scrub = scrubberFor(credentials);
+      const outcome = scrubOutcome(interpretPdf(answer.raw), scrub);
+      record(observe, 'DownloadPDF', request, answer, outcome, 'pdf', scrub);
       return outcome;
     },
 
     async statusDocument({ credentials, key }, observe) {
       const request = { ...credentials, documentData: { ...key } };
       const answer = await call('StatusDocument', request);
-      const outcome = interpretStatus(answer.raw);
-      record(observe, 'StatusDocument', request, answer, outcome, 'authorized');
+      const scrub = scrubberFor(credentials);
+      const outcome = scrubOutcome(interpretStatus(answer.raw), scrub);
+      record(observe, 'StatusDocument', request, answer, outcome, 'authorized', scrub);
       return outcome;
     },
   };
 }
 
-function classifyThrown(error: unknown): RawAnswer {
-  if (isTimeoutError(error)) return { kind: 'timeout', reason: 'no answer within the time-out' };
-  if (isNetworkError(error)) return { kind: 'network', reason: describeNetworkError(error) };
-  if (isHTTPError(error)) return { kind: 'network', reason: `HTTP ${error.response.status}` };
+function classifyThrown(error: unknown, bound: number): RawAnswer {
+  if (error instanceof AnswerDeadlineError) return { kind: 'timeout', reason: 'no answer within the time-out' };
+  // The gateway answered something too big to be what it documents: as if it had not answered in time (it may have
+  // issued the document), retried; the connection was dropped while the answer streamed.
+  if (error instanceof AnswerTooLargeError) return { kind: 'timeout', reason: `the answer is larger than ${bound} bytes` };
   // fetch rejects with a TypeError for refused or dropped connections.
   return { kind: 'network', reason: describeNetworkError(error) };
 }
@@ -301,6 +328,29 @@ function interpretStatus(raw: RawAnswer): StatusOutcome {
     return { kind: 'authorized', status: body.statusDocument, message: body.messageDocument ?? '' };
   }
   return { kind: 'other', code: body.code, status: body.statusDocument, message: body.messageDocument ?? body.message ?? '' };
+}
+
+type Scrub = (text: string) => string;
+
+/** Longest text of the gateway's kept from one answer (a message shown to the merchant, a reason). */
+const MAX_MESSAGE_CHARS = 500;
+/** Largest answer kept whole in the audit; a larger one is kept as its start and size. */
+const MAX_RECORD_CHARS = 8 * 1024;
+
+/** The outcome with the gateway's texts scrubbed of secrets and bounded; nothing else changes. */
+function scrubOutcome<T extends { kind: string }>(outcome: T, scrub: Scrub): T {
+  const out: Record<string, unknown> = { ...outcome };
+  for (const field of ['message', 'reason', 'status', 'fieldName']) {
+    if (typeof out[field] === 'string') out[field] = scrub(out[field]).slice(0, MAX_MESSAGE_CHARS);
+  }
+  return out as T;
+}
+
+/** An audit value of bounded size: whole when small, else its start and its size. */
+function boundedRecord(value: unknown): unknown {
+  const text = JSON.stringify(value) ?? '';
+  if (text.length <= MAX_RECORD_CHARS) return value;
+  return { truncated: true, chars: text.length, start: text.slice(0, 2048) };
 }
 
 /** Keep audit rows small: a PDF answer is stored as its size, not its bytes. */

@@ -10,6 +10,8 @@ export interface BodyBudget {
   maxBytes: number;
   /** The largest body any route accepts: what a body without a declared length may grow to. */
   largestBody: number;
+  /** What a body without a declared length holds of the budget; default `largestBody` (few routes take larger ones). */
+  undeclaredBody?: number;
 }
 
 /** Seconds a refused sender is asked to wait. */
@@ -20,7 +22,7 @@ export function bodyBudget(o: BodyBudget): RequestHandler {
   return (req, res, next) => {
     const declared = req.headers['content-length'];
     if (declared === undefined && req.headers['transfer-encoding'] === undefined) return next();
-    const size = declared === undefined ? o.largestBody : Number(declared);
+    const size = declared === undefined ? (o.undeclaredBody ?? o.largestBody) : Number(declared);
     // No body, or one its route refuses (413) before reading it: nothing to hold.
     if (!(size > 0) || size > o.largestBody) return next();
     if (inFlight + size > o.maxBytes) {

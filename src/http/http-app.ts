@@ -10,6 +10,8 @@ export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 export interface HttpRoutes {
   logger: Logger;
   webhookBodyLimitBytes: number;
+  /** Webhooks whose bodies may be larger (a privacy request lists any number of orders): path → bytes. */
+  webhookBodyLimits?: Record<string, number>;
   /** Bytes of request bodies in flight at once, all routes together (503 beyond). */
   bodyBytesInFlight: number;
   /** path → handler, for POST webhooks. */
@@ -23,9 +25,12 @@ export function createHttpApp(routes: HttpRoutes): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', true);
 
-  app.use(bodyBudget({ maxBytes: routes.bodyBytesInFlight, largestBody: Math.max(routes.webhookBodyLimitBytes, JSON_BODY_LIMIT_BYTES) }));
-  const body = webhookBody(routes.webhookBodyLimitBytes);
-  for (const [path, handler] of Object.entries(routes.webhooks)) app.post(path, body, handler);
+  const limits = Object.values(routes.webhookBodyLimits ?? {});
+  const usual = Math.max(routes.webhookBodyLimitBytes, JSON_BODY_LIMIT_BYTES);
+  app.use(bodyBudget({ maxBytes: routes.bodyBytesInFlight, largestBody: Math.max(usual, ...limits), undeclaredBody: usual }));
+  for (const [path, handler] of Object.entries(routes.webhooks)) {
+    app.post(path, webhookBody(routes.webhookBodyLimits?.[path] ?? routes.webhookBodyLimitBytes), handler);
+  }
 
   routes.mount?.(app);
 

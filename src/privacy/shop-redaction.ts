@@ -3,6 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { deleteShopDocuments } from '../documents/store/index.ts';
+import { deleteShopReportEmails } from '../reports/report-email-store.ts';
 import { complianceRequests, fiscalSequences, fiscalSeriesChanges, fiscalSkips, sessions, shops, webhookDeliveries } from '../db/schema.ts';
 
 export interface ShopRedactionResult {
@@ -11,6 +12,7 @@ export interface ShopRedactionResult {
   webhookDeliveries: number;
   fiscalSequences: number;
   fiscalSkips: number;
+  reportEmails: number;
   sessions: number;
   complianceRequests: number;
   shop: number;
@@ -39,6 +41,7 @@ export async function redactShop(db: Db, shop: string): Promise<ShopRedactionRes
         await tx.delete(fiscalSequences).where(eq(fiscalSequences.shop, shop)).returning({ shop: fiscalSequences.shop }),
       ),
       fiscalSkips: count(await tx.delete(fiscalSkips).where(eq(fiscalSkips.shop, shop)).returning({ id: fiscalSkips.id })),
+      reportEmails: await deleteShopReportEmails(tx, shop),
       sessions: count(await tx.delete(sessions).where(eq(sessions.shop, shop)).returning({ id: sessions.id })),
       complianceRequests: count(
         await tx.delete(complianceRequests).where(eq(complianceRequests.shop, shop)).returning({ id: complianceRequests.id }),

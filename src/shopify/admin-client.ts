@@ -5,6 +5,7 @@ import { abstractFetch } from '@shopify/shopify-api/runtime';
 import type { Session } from '@shopify/shopify-api';
 import ky, { type KyInstance, isForceRetryError, isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import type { Logger } from '../logger.ts';
+import { AnswerDeadlineError, boundedFetch } from '../bounded-fetch.ts';
 
 export type AdminResult<T> = { ok: true; data: T } | { ok: false; retryable: boolean; message: string };
 
@@ -29,7 +30,10 @@ export interface AdminClientOptions {
   /** Retries after the first try. */
   retries?: number;
   baseDelayMs?: number;
+  /** One call, its answer's body included (each retry has its own). */
   timeoutMs?: number;
+  /** Bytes an answer may have; a larger one is dropped while it streams (a failure that may pass). */
+  maxAnswerBytes?: number;
   /** Default: the Shopify library's fetch, so a configured Admin API origin (the simulator) answers. */
   fetch?: typeof fetch;
 }
@@ -48,9 +52,16 @@ export function createShopifyAdmin(o: AdminClientOptions): ShopifyAdmin {
     request.headers.set(TOKEN_HEADER, session.accessToken);
   };
 
+  const timeoutMs = o.timeoutMs ?? 15_000;
+  // The whole answer is read within the time-out and its bound before ky sees it: a body that trickles or stalls
+  // cannot hold a call (a metafieldsSet, an order read) past the deadline, nor a huge one the memory.
+  const bounded = boundedFetch(o.fetch ?? ((input, init) => abstractFetch(input, init)), {
+    deadlineMs: timeoutMs,
+    maxBytes: o.maxAnswerBytes ?? 16 * 1024 * 1024,
+  });
   const http: KyInstance = ky.create({
-    timeout: o.timeoutMs ?? 15_000,
-    fetch: o.fetch ?? ((input, init) => abstractFetch(input, init)),
+    timeout: timeoutMs,
+    fetch: bounded,
     headers: { Accept: 'application/json' },
     retry: {
       limit: o.retries ?? 3,
@@ -75,8 +86,9 @@ export function createShopifyAdmin(o: AdminClientOptions): ShopifyAdmin {
         },
       ],
       afterResponse: [
-        async ({ response }) => {
-          if (response.status !== 200 || !response.url.endsWith('/graphql.json')) return undefined;
+        async ({ request, response }) => {
+          // The request's address: the answer ky hands here is a copy of the one read whole, without its own URL.
+          if (response.status !== 200 || !new URL(request.url).pathname.endsWith('/graphql.json')) return undefined;
           const body = (await response.clone().json()) as { errors?: unknown };
           return isThrottled(body.errors) ? ky.retry({ code: 'THROTTLED' }) : undefined;
         },
@@ -118,7 +130,8 @@ function failure(error: unknown): { ok: false; retryable: boolean; message: stri
       message: `HTTP ${code} ${error.response.statusText}`.trim(),
     };
   }
-  if (isTimeoutError(error)) return { ok: false, retryable: true, message: 'Shopify did not answer in time' };
+  if (isTimeoutError(error) || error instanceof AnswerDeadlineError)
+    return { ok: false, retryable: true, message: 'Shopify did not answer in time' };
   if (isNetworkError(error)) return { ok: false, retryable: true, message: 'network error reaching Shopify' };
   // ky's retries ran out on GraphQL throttling.
   if (isForceRetryError(error)) return { ok: false, retryable: true, message: 'Throttled' };

@@ -44,6 +44,11 @@ export const shopSettingsSchema = z.object({
       { error: 'locations must be an object from a Shopify location id to { "branchCode", "billingPoint" }' },
     )
     .default({}),
+  /** The accountant's address: the month's sales book is e-mailed there on the 1st (docs/reports.md). Blank: none. */
+  accountantEmail: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v),
+    z.email({ error: 'accountantEmail must be an e-mail address, e.g. contador@example.com' }).optional(),
+  ),
   /** How orders become documents: coded defaults, payment forms, checkout attribute names, … */
   mapping: mappingSettingsSchema.default(mappingSettingsSchema.parse({})),
 });

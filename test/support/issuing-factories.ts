@@ -76,6 +76,8 @@ export function claimedInvoice(order: Record<string, unknown>, o: Partial<Docume
     sendMayHaveReached: false,
     document: null,
     documentHash: null,
+    repeated201: 0,
+    last201At: null,
     cufe: null,
     qr: null,
     protocol: null,

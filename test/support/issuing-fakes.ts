@@ -24,6 +24,12 @@ export interface StoreState {
   completedNotes: DocumentRow[];
   /** Another note of the invoice was saved first: markSending answers 'stale'. */
   staleNotes: boolean;
+  /** CUFEs other documents of the shop hold (document id by CUFE). */
+  cufeHolders: Map<string, string>;
+  /** A CUFE of the shop's completed documents (its issuer), if any. */
+  issuerCufe: string | undefined;
+  /** Numbers the document has skipped so far. */
+  skips: number;
 }
 
 function fakeStore(journal: Call[], state: StoreState) {
@@ -52,6 +58,17 @@ function fakeStore(journal: Call[], state: StoreState) {
       journal.push(['store.releaseNumber', reason]);
       if (!write()) return undefined;
       return { ...doc, fiscalNumber: null, sendMayHaveReached: false };
+    },
+    // Reads for the checks of the gateway's answers; not journaled (they change nothing).
+    async cufeHolder(_shop: string, cufe: string, exceptId: string) {
+      const id = state.cufeHolders.get(cufe);
+      return id !== undefined && id !== exceptId ? { id } : undefined;
+    },
+    async shopIssuerCufe() {
+      return state.issuerCufe;
+    },
+    async skipsOf() {
+      return state.skips;
     },
     async pdfToken(documentId: string) {
       journal.push(['store.pdfToken', documentId]);
@@ -174,6 +191,9 @@ export function issuingWorld() {
     pdfTokens: new Map(),
     completedNotes: [],
     staleNotes: false,
+    cufeHolders: new Map(),
+    issuerCufe: undefined,
+    skips: 0,
   };
   const gateway: GatewayScript = { send: [], pdf: [], status: [] };
   const shopify: ShopifyScript = {

@@ -78,6 +78,29 @@ export async function api(method, path, body) {
   }
 }
 
+/**
+ * Download a file the API streams (a report): fetched with the session token, then saved under the name the answer
+ * gives (Content-Disposition).
+ * @param {string} path
+ */
+export async function download(path) {
+  const token = await sessionToken(false);
+  let response;
+  try {
+    response = await fetch(path, { headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, { error: 'network' });
+  }
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => ({})));
+  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'informe';
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /** What to tell the merchant about a failed call. @param {unknown} error */
 export function errorText(error) {
   if (error instanceof ApiError && error.status === 0) return t('error.network');

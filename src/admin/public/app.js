@@ -1,11 +1,12 @@
 // The admin page: its frame (chrome.js), the environment banner (always on top) and the current page,
-// chosen by the address hash: #/facturas, #/facturas/<id>, #/configuracion.
+// chosen by the address hash: #/facturas, #/facturas/<id>, #/informes, #/configuracion.
 import { ApiError, api, config } from './api.js';
 import { adminFooter, adminFrame, plainHeader, refreshHeader, renderBanners } from './chrome.js';
 import { renderDetail } from './detail-page.js';
 import { banner, button, clear, h } from './dom.js';
 import { followAdminLocale, t } from './i18n.js';
 import { renderInvoices } from './invoices-page.js';
+import { renderReports } from './reports-page.js';
 import { renderSettings } from './settings-page.js';
 
 /** @typedef {import('./page-types').ShopView} ShopView */
@@ -31,6 +32,7 @@ function currentRoute() {
   const params = new URLSearchParams(query);
   const parts = (pathPart ?? '/').split('/').filter(Boolean);
   if (parts[0] === 'configuracion') return { page: 'settings', params };
+  if (parts[0] === 'informes') return { page: 'reports', params };
   if (parts[0] === 'facturas' && parts[1]) return { page: 'detail', id: decodeURIComponent(parts[1]), params };
   if (parts[0] === 'facturas') return { page: 'invoices', params };
   return { page: 'home', params };
@@ -106,9 +108,9 @@ function shopPicker() {
 }
 
 /** @type {Record<Exclude<PageName, 'home'>, string>} */
-const TITLES = { invoices: 'nav.invoices', detail: 'nav.invoices', settings: 'nav.settings' };
+const TITLES = { invoices: 'nav.invoices', detail: 'nav.invoices', reports: 'nav.reports', settings: 'nav.settings' };
 /** @type {Record<Exclude<PageName, 'home'>, (container: HTMLElement, ctx: import('./page-types').PageContext, id: string) => Promise<(() => void) | void>>} */
-const PAGES = { invoices: renderInvoices, detail: renderDetail, settings: renderSettings };
+const PAGES = { invoices: renderInvoices, detail: renderDetail, reports: renderReports, settings: renderSettings };
 
 let renders = 0;
 

@@ -7,11 +7,12 @@ import { banner, button, clear, h, linkButton } from './dom.js';
 import { language, setLanguage, t } from './i18n.js';
 
 /** @typedef {import('./page-types').ShopView} ShopView */
-/** @typedef {'invoices' | 'detail' | 'settings' | 'home'} PageName */
+/** @typedef {'invoices' | 'detail' | 'reports' | 'settings' | 'home'} PageName */
 
 /** The sections, as hash routes of the one page. */
 const SECTIONS = /** @type {const} */ ([
   ['#/facturas', 'nav.invoices', ['invoices', 'detail']],
+  ['#/informes', 'nav.reports', ['reports']],
   ['#/configuracion', 'nav.settings', ['settings']],
 ]);
 

@@ -6,6 +6,8 @@ export type { PageConfig } from '../admin-page.ts';
 export type { GatewayCallView as GatewayCall, DocumentReason, DocumentSummary, ReasonProblem } from '../document-view.ts';
 export type { Localized } from '../../messages/message.ts';
 export type { ClientFormView as ClientForm } from '../client-correction-api.ts';
+export type { MonthFigures, SeriesFigures } from '../../reports/month-figures.ts';
+export type { ReportEmailsView } from '../reports-api.ts';
 import type { DocumentDetail as ServerDocumentDetail } from '../document-view.ts';
 import type { emailView } from '../email-api.ts';
 import type { Localized } from '../../messages/message.ts';
@@ -42,6 +44,7 @@ export interface ShopView {
     environment: 'pruebas' | 'produccion';
     branchCode: string;
     billingPoint: string;
+    accountantEmail?: string;
     locations?: Record<string, { branchCode: string; billingPoint: string }>;
     mapping: Mapping;
   };

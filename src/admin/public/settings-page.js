@@ -75,6 +75,7 @@ export async function renderSettings(container, ctx) {
       branchCode: value('branchCode').trim(),
       billingPoint: value('billingPoint').trim(),
       locations: located.locations,
+      accountantEmail: value('accountantEmail').trim(),
       ...(Object.keys(credentials).length ? { credentials } : {}),
       mapping: {
         // An empty choice (deliveryCAFE's "as delivered") is left out: the server then derives the code.
@@ -201,6 +202,15 @@ export async function renderSettings(container, ctx) {
     ),
     section(t('series.locations'), t('series.locationsHelp'), series.locationsBody),
     section(t('series.title'), t('series.help'), series.seriesBody),
+    section(
+      t('settings.accountant'),
+      t('settings.accountantHelp'),
+      fields.text('accountantEmail', t('settings.accountantEmail'), settings.accountantEmail ?? '', {
+        type: 'email',
+        autocomplete: 'email',
+        help: t('settings.accountantEmailHelp'),
+      }),
+    ),
     section(
       t('settings.document'),
       t('settings.documentHelp'),

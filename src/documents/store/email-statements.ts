@@ -135,11 +135,13 @@ export async function orderSnapshotOf(db: Db, doc: Pick<DocumentRow, 'kind' | 's
 
 /** customers/redact: the buyer's e-mails not yet sent are dropped; those sent keep their record without the address. */
 export async function forgetBuyerEmails(db: Db | Tx, documentIds: readonly string[]): Promise<void> {
-  if (documentIds.length === 0) return;
-  const ofDocuments = inArray(documentEmails.documentId, [...documentIds]);
-  await db.delete(documentEmails).where(and(ofDocuments, ne(documentEmails.status, 'sent')));
-  await db
-    .update(documentEmails)
-    .set({ recipient: '', updatedAt: sql`now()` })
-    .where(ofDocuments);
+  // In slices: a customer may have any number of documents.
+  for (let i = 0; i < documentIds.length; i += 1000) {
+    const ofDocuments = inArray(documentEmails.documentId, documentIds.slice(i, i + 1000));
+    await db.delete(documentEmails).where(and(ofDocuments, ne(documentEmails.status, 'sent')));
+    await db
+      .update(documentEmails)
+      .set({ recipient: '', updatedAt: sql`now()` })
+      .where(ofDocuments);
+  }
 }

@@ -1,6 +1,7 @@
 // The documents store: the only module that speaks SQL to the documents table (and its PDFs, fiscal numbering and
 // gateway-call audit). Each file holds the statements of one caller's job; every function takes the database (or a
 // transaction) first.
+export * from './answer-check-statements.ts';
 export * from './correction-statements.ts';
 export * from './document-rows.ts';
 export * from './email-statements.ts';
@@ -11,3 +12,4 @@ export * from './privacy-statements.ts';
 export * from './query-statements.ts';
 export * from './replacement-statements.ts';
 export * from './series-statements.ts';
+export * from './report-statements.ts';

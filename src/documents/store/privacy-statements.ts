@@ -33,12 +33,27 @@ export async function findCustomerDocuments(db: Db | Tx, shop: string, who: Cust
           .where(and(eq(documents.shop, shop), eq(documents.kind, 'invoice'), or(...textMatches)));
   const orders = new Set(who.orderGids);
   for (const row of candidates) if (namesCustomer(row.snapshot, who)) orders.add(row.orderGid);
-  if (orders.size === 0) return [];
-  return db
-    .select()
-    .from(documents)
-    .where(and(eq(documents.shop, shop), inArray(documents.orderGid, [...orders])))
-    .orderBy(documents.createdAt, documents.id);
+  // A request may list any number of orders (150,000 and more): asked for in slices, each a statement of its own size.
+  const rows: DocumentRow[] = [];
+  for (const slice of slices([...orders])) {
+    rows.push(
+      ...(await db
+        .select()
+        .from(documents)
+        .where(and(eq(documents.shop, shop), inArray(documents.orderGid, slice)))),
+    );
+  }
+  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** How many values one `in (…)` list holds: far below the drivers' parameter limit (65,535). */
+export const IN_LIST_SLICE = 1000;
+
+/** The list in slices of at most IN_LIST_SLICE values. */
+export function slices<T>(list: readonly T[], size = IN_LIST_SLICE): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
 }
 
 function namesCustomer(snapshot: unknown, who: CustomerMatch): boolean {
@@ -61,11 +76,16 @@ export async function updateRedacted(db: Db | Tx, id: string, patch: Pick<Docume
 
 /** The SendDocument requests stored for these documents (each repeats the client block). */
 export async function sendRequestsOf(db: Db | Tx, ids: readonly string[]): Promise<{ id: number; request: unknown }[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select({ id: gatewayCalls.id, request: gatewayCalls.request })
-    .from(gatewayCalls)
-    .where(and(inArray(gatewayCalls.documentId, [...ids]), eq(gatewayCalls.operation, 'SendDocument')));
+  const out: { id: number; request: unknown }[] = [];
+  for (const slice of slices(ids)) {
+    out.push(
+      ...(await db
+        .select({ id: gatewayCalls.id, request: gatewayCalls.request })
+        .from(gatewayCalls)
+        .where(and(inArray(gatewayCalls.documentId, slice), eq(gatewayCalls.operation, 'SendDocument')))),
+    );
+  }
+  return out;
 }
 
 export async function updateCallRequest(db: Db | Tx, id: number, request: unknown): Promise<void> {

@@ -89,6 +89,7 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
     ).toEqual([
       [here, 'Electronic invoicing'],
       [`${here}#/facturas`, 'Invoices'],
+      [`${here}#/informes`, 'Reports'],
       [`${here}#/configuracion`, 'Settings'],
     ]);
     expect(await page.getAttribute('ui-title-bar', 'title')).toBe('Settings');
@@ -221,7 +222,11 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
     await standalone.setViewportSize({ width: 390, height: 844 });
     await standalone.goto(`${run.h.app.url}/admin?shop=${SHOP}#/facturas`);
     await standalone.locator(`tr[data-id="${authorized.id}"]`).waitFor(WAIT);
-    expect(await standalone.locator('header.app-header nav.app-nav a').allTextContents()).toEqual(['Facturas1', 'Configuración']);
+    expect(await standalone.locator('header.app-header nav.app-nav a').allTextContents()).toEqual([
+      'Facturas1',
+      'Informes',
+      'Configuración',
+    ]);
     expect(await standalone.locator('s-app-nav').count()).toBe(0);
     const box = await standalone.locator('#language-toggle').boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);

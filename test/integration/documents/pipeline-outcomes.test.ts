@@ -122,18 +122,25 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(await callsOf(row.id)).toEqual([]);
   });
 
-  it('rejected: a 201 that repeats for the same document needs attention, with the reason', async () => {
+  it('201 to every document: an incident, waited out (no person needed); issued by itself once it passes', async () => {
     h.sandbox.gateway.setFaults({ rate201: 1 });
     const { shop, gid, order } = await orderFor();
     await h.simulator.orderPaid(shop, order, h.webhookAddress);
-    const row = await untilStatus(gid, 'needs_attention');
-    expect(row).toMatchObject({ step: 'send', lastErrorKind: 'rejected', lastErrorCode: '201', fiscalNumber: 1, attempts: 2 });
-    expect(lastErrorText(row)).toBe(
-      'The gateway rejected the invoice (code 201): Error al procesar solicitud.. Correct the data it names, then retry.',
+    const waiting = await waitFor(
+      async () => {
+        const row = await invoiceOf(gid);
+        return row?.status === 'waiting' && (await callsOf(row.id)).length >= 3 ? row : undefined;
+      },
+      20_000,
+      'the incident to show',
     );
-    // Once with a retry, then a person: two sends, nothing issued.
-    expect(await callsOf(row.id)).toEqual(['SendDocument:rejected:201', 'SendDocument:rejected:201']);
+    expect(waiting).toMatchObject({ step: 'send', fiscalNumber: 1, lastErrorKind: null });
+    expect(lastErrorText(waiting)).toMatch(/^The provider is answering "error processing the request" \(201\) to every document since /);
     expect(h.simulator.metafields(gid)).toEqual([]);
+    h.sandbox.gateway.setFaults({});
+    const row = await untilStatus(gid, 'completed');
+    expect(row.fiscalNumber).toBe(1);
+    expect((await callsOf(row.id)).slice(-2)).toEqual(['SendDocument:authorized:200', 'DownloadPDF:pdf:200']);
   });
 
   it('rejected: a 109 needs attention at once with the field named; a retry after the fix authorizes', async () => {
@@ -282,7 +289,13 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect(skips.map((s) => [s.number, s.reason, s.documentId])).toEqual([
       [1, 'gateway answered 102 for a number this app had not sent: used outside the app', row.id],
     ]);
-    expect(await callsOf(row.id)).toEqual(['SendDocument:duplicate:102', 'SendDocument:authorized:200', 'DownloadPDF:pdf:200']);
+    // The number is confirmed taken (StatusDocument) before it is skipped.
+    expect(await callsOf(row.id)).toEqual([
+      'SendDocument:duplicate:102',
+      'StatusDocument:authorized:200',
+      'SendDocument:authorized:200',
+      'DownloadPDF:pdf:200',
+    ]);
   });
 });
 

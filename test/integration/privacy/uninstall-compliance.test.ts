@@ -358,6 +358,7 @@ describe.each(testDatabases)('uninstall and privacy webhooks on $name', (target)
       webhookDeliveries: 6,
       fiscalSequences: 1,
       fiscalSkips: 0,
+      reportEmails: 0,
       sessions: 0,
       complianceRequests: 2,
       shop: 1,

@@ -17,6 +17,7 @@ import {
   issuingShop,
   orderBody,
   sentDocument,
+  gatewayPdf,
 } from '../../support/issuing-factories.ts';
 import { type IssuingWorld, issuingWorld } from '../../support/issuing-fakes.ts';
 import { readOrderFixture } from '../../support/order-fixtures.ts';
@@ -232,7 +233,7 @@ describe('pdf: what each DownloadPDF answer leads to', () => {
   const doc = authorizedInvoice('tax-exclusive', 'pdf');
 
   it('pdf: on to the write-back with the bytes', async () => {
-    const bytes = Buffer.from('%PDF-1.7 factura 0000-001-0000000042');
+    const bytes = await gatewayPdf(sentDocument('tax-exclusive'));
     world.gateway.pdf.push(answers.pdf(bytes));
     expect((await step(doc)).next).toStrictEqual({ kind: 'advance', to: 'writeback', pdf: bytes, patch: {} });
     expect(world.journal).toEqual(inSlot(pdfCall));

@@ -95,11 +95,6 @@ describe('send: what each SendDocument answer leads to', () => {
   // Each: the answer, and what it leads to. The calls are the same for all: numbered, marked, sent once.
   it.each([
     [
-      'duplicate (102) for a number never sent before: used elsewhere, skip it',
-      answers.duplicate(),
-      { kind: 'skip_number', number: NUMBER },
-    ],
-    [
       'rejected 109: a person completes the named field',
       answers.rejected('109', 'numberRUC'),
       {
@@ -114,7 +109,11 @@ describe('send: what each SendDocument answer leads to', () => {
         },
       },
     ],
-    ['201 the first time: retried (it may be a passing fault)', answers.rejected('201'), { kind: 'retry', error: error201 }],
+    [
+      '201 the first time: retried (it may be a passing fault)',
+      answers.rejected('201'),
+      { kind: 'retry', error: error201, patch: { repeated201: 1, last201At: CLAIMED_AT } },
+    ],
     ["credentials (101): the shop's queue pauses", answers.credentials(), PAUSED],
     ['unavailable: retried, nothing was issued', answers.unavailable(), retried('unavailable', 'unavailable', { reason: 'HTTP 503' })],
     [
@@ -131,7 +130,7 @@ describe('send: what each SendDocument answer leads to', () => {
     expect(out.doc).toMatchObject({ fiscalNumber: 42, sendMayHaveReached: true });
   });
 
-  it('201 again for the same document (sent again a minute later, as it was): a person looks; for another document: retried', async () => {
+  it('201 a third time for the same document while others are authorized: a person looks; for another document: retried', async () => {
     world.gateway.send.push(answers.rejected('201'));
     const first = await step(claimed());
     // As the runner saves a retry: the error's code on the document, which keeps its number and hash; read back with
@@ -143,15 +142,20 @@ describe('send: what each SendDocument answer leads to', () => {
       lastErrorKind: 'rejected' as const,
       lastErrorCode: '201',
       lastError: error201.message,
+      repeated201: 2,
+      last201At: CLAIMED_AT,
     };
     expect(JSON.stringify(retried.document)).not.toBe(JSON.stringify(document));
     world = issuingWorld();
-    world.clock.now = new Date(CLAIMED_AT.getTime() + 60_000);
+    const later = new Date(CLAIMED_AT.getTime() + 60_000);
+    world.clock.now = later;
     world.gateway.send.push(answers.rejected('201'), answers.rejected('201'));
-    expect((await step(retried)).next).toStrictEqual({ kind: 'attention', error: error201 });
+    const third = { repeated201: 3, last201At: later };
+    expect((await step(retried)).next).toStrictEqual({ kind: 'attention', error: error201, patch: third });
     expect((await step({ ...retried, documentHash: hashOf(sentDocument('tax-inclusive')) })).next).toStrictEqual({
       kind: 'retry',
       error: error201,
+      patch: { repeated201: 1, last201At: later },
     });
     // The document it may have reached the gateway with, not a new one of a minute later.
     expect(world.journal).toEqual([
