@@ -47,7 +47,7 @@ export function demoMailDir(dataDir: string): string {
 // demo.json holds the simulator's origin and the shop: the data directory's owner alone reads it, like its other files.
 const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
-const DEMO_SCOPES = ['read_orders', 'write_orders'];
+const DEMO_SCOPES = ['read_orders', 'write_orders', 'read_locations'];
 
 /** Start the doubles; the app is started by main with the settings returned, then handed to `afterStart`. */
 export async function prepareDemo(config: AppConfig, host: DemoHost): Promise<PreparedDemo> {
@@ -64,7 +64,10 @@ export async function prepareDemo(config: AppConfig, host: DemoHost): Promise<Pr
 
   async function afterStart(app: AppParts): Promise<{ close(): Promise<void> }> {
     // The demo shop, installed as a custom app would be: a static Admin API token, settings, enabled.
-    const { accessToken } = simulator.addShop(DEMO_SHOP, { name: DEMO_SHOP_NAME });
+    const { accessToken } = simulator.addShop(DEMO_SHOP, { name: DEMO_SHOP_NAME, scope: DEMO_SCOPES.join(',') });
+    // Two physical stores, for Configuración's locations (docs/series.md); their POS orders would carry these ids.
+    simulator.addLocation(DEMO_SHOP, { id: 71_000_000_001, name: 'Tienda Colón' });
+    simulator.addLocation(DEMO_SHOP, { id: 71_000_000_002, name: 'Tienda David' });
     await host.storeOfflineSession(app, DEMO_SHOP, accessToken, DEMO_SCOPES.join(','));
     await app.shops.ensureInstalled(DEMO_SHOP);
     const current = await app.shops.get(DEMO_SHOP);

@@ -11,6 +11,7 @@
 //   PUT   customers/metafield {shop, customerGid, namespace, key, value, type?}  → {ok}
 //   PUT   customers/locale    {shop, customerGid, locale}                        → {ok}
 //   PUT   company-locations   {shop, locationGid, taxRegistrationId, companyName?, locationName?, taxExempt?} → {ok}
+//   POST  locations           {shop, name, id?, active?}  (a store or till's place; orders there carry id) → {id, gid}
 //   POST  webhooks            WebhookOptions (address, topic, shop, payload, ids…) → WebhookResult
 //   GET   metafields?owner=&shop=  (or ?order=)                                  → {metafields}
 //   GET   calls, GET webhook-log, POST faults {rates…, seed?}
@@ -85,6 +86,7 @@ const schemas = {
     locationName: z.string().optional(),
     taxExempt: z.boolean().optional(),
   }),
+  location: z.object({ shop, name: z.string().min(1), id: z.number().int().positive().optional(), active: z.boolean().optional() }),
   webhook: z.object({ address: z.url(), topic: z.string().min(1), shop, payload: z.union([z.string(), json]), ...deliveryIds }),
   faults: z.object({
     graphqlThrottledRate: z.number().min(0).max(1).optional(),
@@ -155,6 +157,10 @@ export function controlApiRoutes(sim: () => StoreSimulator): express.Router {
     const { shop: s, locationGid, taxRegistrationId, ...options } = input(schemas.companyLocation, req);
     sim().setCompanyLocationTaxId(s, locationGid, taxRegistrationId, defined(options));
     res.json(ok);
+  });
+  control.post('/locations', (req, res) => {
+    const { shop: s, ...location } = input(schemas.location, req);
+    res.json(sim().addLocation(s, defined(location)));
   });
   control.post('/webhooks', async (req, res) => {
     res.json(await sim().sendWebhook(defined(input(schemas.webhook, req))));

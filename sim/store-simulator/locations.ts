@@ -1,6 +1,8 @@
 // The shop's locations (its stores, warehouses, POS tills' places) as Shopify's Admin GraphQL shows them:
 // `locations(first:, after:, includeInactive:)` with `read_locations`, each a Location with its numeric id (the
-// `location_id` a POS order carries), name and whether it is active. Kept in the shop's state; a test adds them.
+// `location_id` a POS order carries), name and whether it is active. Kept in the shop's state; a test adds them
+// (addLocation, or POST /_simulator/locations), and an order stored with a `location_id` the shop lacks adds that one,
+// named `Location <id>`.
 
 import { connection } from './connections.ts';
 import { type AdminContext, requireAccess } from './order-views.ts';

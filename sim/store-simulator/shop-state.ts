@@ -141,6 +141,13 @@ export class SimState {
       rest = { ...rest, refunds, financial_status: financialStatusAfter(rest, refunds) };
     }
     state.orders.set(gid, { gid, rest, transactions });
+    // An order sold at a location the shop has not been given yet: the location exists (named after its id).
+    const locationId = rest['location_id'];
+    if (typeof locationId === 'number' && Number.isSafeInteger(locationId) && locationId > 0) {
+      const locationGid = `gid://shopify/Location/${locationId}`;
+      if (!state.locations.has(locationGid))
+        state.locations.set(locationGid, { gid: locationGid, name: `Location ${locationId}`, active: true });
+    }
     for (const refund of records(rest['refunds'])) {
       const refundGid = restGid('Refund', refund);
       if (refundGid) state.refunds.set(refundGid, gid);

@@ -32,11 +32,15 @@ const setNextSchema = z.object({
   branchCode: branchCodeSchema,
   billingPoint: billingPointSchema,
   documentType: z.string().refine((t) => Object.hasOwn(CODES.typeDocument, t), 'must be a DGI document type (01, 04, …)'),
-  next: z
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(1, 'must be from 1 to 9999999999')
-    .max(9_999_999_999, 'must be from 1 to 9999999999'),
+  // A number, or its digits as text (a form's value).
+  next: z.preprocess(
+    (v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be from 1 to 9999999999')
+      .max(9_999_999_999, 'must be from 1 to 9999999999'),
+  ),
 });
 
 export function seriesApiRouter(deps: SeriesApiDeps): Router {

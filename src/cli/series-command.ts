@@ -38,7 +38,11 @@ export async function runSeries(args: readonly string[], io: CliIo, open: OpenCo
   return runSubcommand(io, 'series', args, USAGE, open, { list, 'set-next': setNext });
 }
 
-/** The JSON of `series list --json`: the issue's words, one object per series. */
+/**
+ * The JSON of `series list --json`, one object per series: the words of the command's flags (branch, point, type,
+ * next), and the settings' and the admin API's names for the same values (branchCode, billingPoint, documentType,
+ * nextNumber), so a script may read either.
+ */
 export function seriesJson(s: SeriesSummary) {
   return {
     environment: s.environment,
@@ -48,6 +52,10 @@ export function seriesJson(s: SeriesSummary) {
     lastUsed: s.lastUsed,
     next: s.nextNumber,
     gaps: s.gaps.map((g) => ({ ...g.reason, from: g.from, to: g.to, reason: gapReasonText(g.reason) })),
+    branchCode: s.branchCode,
+    billingPoint: s.billingPoint,
+    documentType: s.documentType,
+    nextNumber: s.nextNumber,
   };
 }
 

@@ -112,6 +112,8 @@ async function configure(args: readonly string[], io: CliIo, open: OpenContext):
     io.out(`Settings saved for ${shop}.`);
     io.out(`  environment:   ${after.settings.environment}`);
     io.out(`  branch, point: ${after.settings.branchCode}, ${after.settings.billingPoint}`);
+    const located = Object.entries(after.settings.locations);
+    if (located.length > 0) io.out(`  locations:     ${located.map(([id, p]) => `${id} → ${p.branchCode}, ${p.billingPoint}`).join('; ')}`);
     io.out(`  credentials:   ${after.credentials ? (parsed.data.credentials ? 'set (new)' : 'set (unchanged)') : 'not set'}`);
     io.out(
       `  invoicing:     ${after.enabled ? 'enabled' : 'disabled'}${after.installed ? '' : ' (the app is uninstalled from this shop)'}`,

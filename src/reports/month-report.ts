@@ -44,7 +44,7 @@ export async function readMonthFigures(db: Db, q: MonthReportQuery): Promise<Mon
 /** A series' first and last number and its gaps, each with what is recorded about it. */
 async function seriesFiguresOf(db: Db, q: MonthReportQuery, s: MonthSeriesRow): Promise<SeriesFigures> {
   const missing = await seriesMissingNumbers(db, monthQuery(q), s, MAX_GAP_NUMBERS);
-  const records = await numberRecords(db, q.shop, s, missing);
+  const records = await numberRecords(db, q.shop, s, missing, q.environment);
   const facts = new Map<number, { number: number; skipReasons: string[]; holders: MissingNumberFacts['holders'][number][] }>();
   const factsOf = (n: number) => {
     let f = facts.get(n);

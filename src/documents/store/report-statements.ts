@@ -121,12 +121,16 @@ export async function seriesMissingNumbers(db: Db, q: MonthQuery, s: MonthSeries
   return rows.map((r) => Number(r.n));
 }
 
-/** What is recorded about some numbers of a series: the skips and the documents (any environment) holding them. */
+/**
+ * What is recorded about some numbers of a series: the skips (of its environment's series, docs/series.md) and the
+ * documents (any environment) holding them.
+ */
 export async function numberRecords(
   db: Db,
   shop: string,
   s: Pick<MonthSeriesRow, 'branchCode' | 'billingPoint' | 'documentType'>,
   numbers: readonly number[],
+  environment: string,
 ): Promise<{
   skips: { number: number; reason: string }[];
   holders: { number: number; status: string; environment: string | null; authorizedAt: Date | null }[];
@@ -138,6 +142,7 @@ export async function numberRecords(
     .where(
       and(
         eq(fiscalSkips.shop, shop),
+        eq(fiscalSkips.environment, environment),
         eq(fiscalSkips.branchCode, s.branchCode),
         eq(fiscalSkips.billingPoint, s.billingPoint),
         eq(fiscalSkips.documentType, s.documentType),

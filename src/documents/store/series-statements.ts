@@ -76,8 +76,13 @@ export async function listSeries(db: Db, shop: string): Promise<SeriesSummary[]>
       r.documentType === key.documentType;
     const { lastUsed, holes } = await holesOf(db, shop, key, row.nextNumber);
     const gaps: SeriesGap[] = [];
+    // The other environment's numbers matter only where the two once shared a sequence (the split recorded it).
+    const shared = changes.some(
+      (c) =>
+        c.kind === 'split' && c.branchCode === key.branchCode && c.billingPoint === key.billingPoint && c.documentType === key.documentType,
+    );
     for (const [from, to] of holes) {
-      gaps.push(...(await explain(db, shop, key, from, to, skips.filter(same), changes.filter(same))));
+      gaps.push(...(await explain(db, shop, { ...key, shared }, from, to, skips.filter(same), changes.filter(same))));
     }
     // A skipped number was used too (outside the app).
     const used = [lastUsed ?? 0, ...skips.filter(same).map((k) => k.number)];
@@ -116,22 +121,24 @@ async function holesOf(
 async function explain(
   db: Db,
   shop: string,
-  key: SeriesKey,
+  key: SeriesKey & { shared: boolean },
   from: number,
   to: number,
   skips: (typeof fiscalSkips.$inferSelect)[],
   changes: (typeof fiscalSeriesChanges.$inferSelect)[],
 ): Promise<SeriesGap[]> {
-  const other = await db
-    .select({ n: documents.fiscalNumber })
-    .from(documents)
-    .where(
-      and(
-        eq(documents.shop, shop),
-        sameSeries({ ...key, environment: OTHER[key.environment] }),
-        sql`${documents.fiscalNumber} between ${from} and ${to}`,
-      ),
-    );
+  const other = !key.shared
+    ? []
+    : await db
+        .select({ n: documents.fiscalNumber })
+        .from(documents)
+        .where(
+          and(
+            eq(documents.shop, shop),
+            sameSeries({ ...key, environment: OTHER[key.environment] }),
+            sql`${documents.fiscalNumber} between ${from} and ${to}`,
+          ),
+        );
   const byOther = new Set(other.flatMap((o) => (o.n === null ? [] : [o.n])));
   const skipped = new Map(skips.filter((s) => s.number >= from && s.number <= to).map((s) => [s.number, s.reason]));
   const reasonOf = (n: number): GapReason => {

@@ -1,6 +1,7 @@
 // The shop's locations for *Configuración* (docs/series.md): the store simulator answers Admin GraphQL `locations`
 // (read_locations) with what a test added; the admin API lists them with their names beside the `locations` setting,
-// keeping a mapped id the shop does not have but flagging it; `locations` is validated with the other settings.
+// keeping a mapped id the shop does not have but flagging it; `locations` is validated with the other settings; the
+// series API refuses a bad body.
 import { Session } from '@shopify/shopify-api';
 import { describe, expect, it } from 'vitest';
 import { inMemoryPglite } from '../../../sim/harness/databases.ts';
@@ -79,6 +80,20 @@ describe('locations in Configuración', () => {
     expect((good.json.settings as { locations: unknown }).locations).toEqual({
       '71000000002': { branchCode: '0003', billingPoint: '002' },
     });
+  });
+
+  it('series/next: a bad body is 400 naming the field, nothing changed; the next number may come as digits', async () => {
+    const { h } = run;
+    const key = { environment: 'produccion', branchCode: '0000', billingPoint: '001', documentType: '01' };
+    const bad = await api(h, SHOP, '/series/next', 'POST', { ...key, billingPoint: '000', next: 0 });
+    expect(bad.status).toBe(400);
+    expect((bad.json.problems as { path: string }[]).map((p) => p.path)).toEqual(['billingPoint', 'next']);
+    expect((await api(h, SHOP, '/series/next', 'POST', { ...key, documentType: '99', next: 5 })).status).toBe(400);
+    expect((await api(h, SHOP, '/series/next', 'POST', { ...key, next: 5, shop: 'otra.myshopify.com' })).status).toBe(400);
+    expect((await api(h, SHOP, '/series')).json.series).toEqual([]);
+    const digits = await api(h, SHOP, '/series/next', 'POST', { ...key, next: '1001' });
+    expect(digits.status).toBe(200);
+    expect(digits.json.outcome).toEqual({ kind: 'set', from: 1, to: 1001 });
   });
 
   it("without read_locations the shop's locations are not available, and the page is told why", async () => {

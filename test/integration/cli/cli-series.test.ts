@@ -1,10 +1,14 @@
 // `series list|set-next` in process, on both databases (docs/series.md): a series moves only forward, a refusal says
 // why and changes nothing (exit 2), every move is recorded (who, when, from, to), and the list names each gap's reason.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext, CliIo } from '../../../src/cli/cli-context.ts';
 import { runSeries } from '../../../src/cli/series-command.ts';
+import { runShops } from '../../../src/cli/shops-command.ts';
 import { loadConfig } from '../../../src/config/env.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { documents, fiscalSequences, fiscalSeriesChanges, fiscalSkips } from '../../../src/db/schema.ts';
@@ -75,6 +79,10 @@ describe.each(testDatabases)('series commands on $name', (target) => {
         type: '01',
         lastUsed: null,
         next: 1001,
+        branchCode: '0000',
+        billingPoint: '001',
+        documentType: '01',
+        nextNumber: 1001,
         gaps: [
           {
             from: 1,
@@ -163,6 +171,26 @@ describe.each(testDatabases)('series commands on $name', (target) => {
       '  produccion 0000-001 type 01: 1003 skipped: used outside the app',
       expect.stringMatching(/^ {2}pruebas 0000-001 type 01: 1–4 next number moved from 1 to 6 by cli/),
     ]);
+  });
+
+  it('shops configure takes locations with the other settings: printed when saved, refused naming the key', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'series-settings-'));
+    const file = (settings: unknown) => {
+      const name = path.join(dir, `${Math.random().toString(36).slice(2)}.json`);
+      fs.writeFileSync(name, JSON.stringify(settings));
+      return name;
+    };
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = { out: (l) => void out.push(...l.split('\n')), err: (l) => void err.push(...l.split('\n')), stdin: async () => '' };
+    const configure = (settings: unknown) => runShops(['configure', '--shop', SHOP, '--file', file(settings)], io, async () => ctx);
+    expect(await configure({ locations: { '71000000001': { branchCode: '0002', billingPoint: '001' } } })).toBe(0);
+    expect(out).toContain('  locations:     71000000001 → 0002, 001');
+    expect(await configure({ locations: { '71000000001': { branchCode: '0002', billingPoint: '001', till: 1 } } })).toBe(2);
+    expect(await configure({ locations: { 'Tienda Colón': { branchCode: '0002', billingPoint: '001' } } })).toBe(2);
+    expect(err.join('\n')).toContain('locations.71000000001');
+    expect((await ctx.shops.get(SHOP))!.settings.locations).toEqual({ '71000000001': { branchCode: '0002', billingPoint: '001' } });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('bad arguments: exit 2 naming the option; an unknown shop: exit 1', async () => {

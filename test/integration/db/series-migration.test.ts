@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Db, MIGRATIONS_DIR } from '../../../src/db/database.ts';
 import { documents, fiscalSequences, fiscalSeriesChanges, schema } from '../../../src/db/schema.ts';
-import { reserveFiscalNumber } from '../../../src/documents/store/index.ts';
+import { listSeries, reserveFiscalNumber } from '../../../src/documents/store/index.ts';
 import { createFreshPostgresDatabase, postgresUrlForTests } from '../../../sim/harness/databases.ts';
 
 /** A migrations folder holding every migration before the series split. */
@@ -168,6 +168,18 @@ describe.each(targets)('the series split on $name', (target) => {
         [A, 'pruebas', '001', '01', 'split', 9, 4, 'migration'],
         [A, 'pruebas', '001', '04', 'split', 3, 2, 'migration'],
       ]);
+
+      // series list names the numbers the other environment used before the split, and the skip.
+      const listed = await listSeries(db, A);
+      const gapsOf = (environment: string, type: string) =>
+        listed.find((s) => s.environment === environment && s.billingPoint === '001' && s.documentType === type)?.gaps;
+      expect(gapsOf('produccion', '01')).toEqual([
+        { from: 1, to: 3, reason: { kind: 'other_environment' } },
+        { from: 7, to: 7, reason: { kind: 'skipped', detail: 'used outside the app' } },
+      ]);
+      expect(gapsOf('produccion', '04')).toEqual([{ from: 1, to: 1, reason: { kind: 'other_environment' } }]);
+      expect(gapsOf('pruebas', '01')).toEqual([]);
+      expect(listed.find((s) => s.environment === 'produccion' && s.documentType === '01')).toMatchObject({ lastUsed: 8, nextNumber: 9 });
 
       // Numbering goes on in each environment's own series.
       const next = async (environment: 'pruebas' | 'produccion', n: number) => {
