@@ -162,5 +162,7 @@ export function orderBodyFromGraphql(order: Json, lineItems: readonly Json[] = n
     shipping_address: address(order.shippingAddress),
     company: company(order.purchasingEntity),
     payment_gateway_names: Array.isArray(order.paymentGatewayNames) ? order.paymentGatewayNames : [],
+    // A POS order's till: its branch and billing point may be the location's own (docs/series.md).
+    location_id: isObject(order.retailLocation) ? gidDigits(order.retailLocation.id) : undefined,
   });
 }

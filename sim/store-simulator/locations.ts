@@ -6,13 +6,18 @@
 
 import { connection } from './connections.ts';
 import { type AdminContext, requireAccess } from './order-views.ts';
-import type { LocationRecord } from './shop-state.ts';
+import { locationView } from './location-views.ts';
 
 /** Added to the Admin schema (admin-schema.ts). */
 export const LOCATIONS_SDL = /* GraphQL */ `
   extend type Query {
     location(id: ID!): Location
     locations(first: Int, after: String, includeInactive: Boolean): LocationConnection!
+  }
+
+  extend type Order {
+    "Where a POS order was sold: the order's location_id."
+    retailLocation: Location
   }
 
   type Location implements Node {
@@ -33,10 +38,6 @@ export const LOCATIONS_SDL = /* GraphQL */ `
     pageInfo: PageInfo!
   }
 `;
-
-function locationView(l: LocationRecord) {
-  return { id: l.gid, legacyResourceId: l.gid.split('/').pop(), name: l.name, isActive: l.active };
-}
 
 /** The root fields, for adminRoot. */
 export function locationRoot(ctx: AdminContext) {

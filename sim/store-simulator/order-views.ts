@@ -6,6 +6,7 @@ import { GraphQLError } from 'graphql';
 import { type MetafieldRecord, metafieldDigest } from './metafields.ts';
 import { refundView } from './refund-views.ts';
 import { orderInvoicingFields } from './order-line-views.ts';
+import { retailLocationView } from './location-views.ts';
 import { transactionView } from './transaction-views.ts';
 import { currentTotal, moneyBag, moneyBagOf, orderCurrency, refundedCents } from './rest-money.ts';
 import { gidOf, graphqlDateTime, isRecord, legacyId, records, restGid, str } from './rest-values.ts';
@@ -52,6 +53,7 @@ export function orderView(ctx: AdminContext, record: OrderRecord): View {
   return {
     ...orderInvoicingFields(rest),
     __typename: 'Order',
+    retailLocation: retailLocationView(ctx.shop.locations, rest['location_id']),
     id: record.gid,
     legacyResourceId: legacyId(record.gid, 'Order'),
     name: str(rest['name']) ?? null,

@@ -41,7 +41,7 @@ const MAX_LINE_PAGES = 5;
  * Admin GraphQL: everything invoicing reads of an order (mappers/shopify/graphql-order.ts turns it into the webhook's
  * shape). The buyer's parts need read_customers, which the app asks for; without it they are left out.
  */
-export const ORDER_FOR_INVOICE_QUERY = `query OrderForInvoice($id: ID!, $withCustomer: Boolean!) {
+export const ORDER_FOR_INVOICE_QUERY = `query OrderForInvoice($id: ID!, $withCustomer: Boolean!, $withLocation: Boolean!) {
   order(id: $id) {
     id name test currencyCode presentmentCurrencyCode taxesIncluded taxExempt displayFinancialStatus
     createdAt processedAt email phone customerLocale paymentGatewayNames
@@ -49,6 +49,7 @@ export const ORDER_FOR_INVOICE_QUERY = `query OrderForInvoice($id: ID!, $withCus
     totalTipReceivedSet { ${MONEY} } currentTotalDutiesSet { ${MONEY} } currentTotalAdditionalFeesSet { ${MONEY} }
     totalCashRoundingAdjustment { paymentSet { ${MONEY} } }
     customAttributes { key value }
+    retailLocation @include(if: $withLocation) { id }
     customer @include(if: $withCustomer) { id firstName lastName email phone locale }
     billingAddress { ${ADDRESS} }
     shippingAddress { ${ADDRESS} }
@@ -81,10 +82,11 @@ export async function readOrder(
   orderGid: string,
 ): Promise<AdminResult<{ text: string; json: unknown } | null>> {
   type Answer = { order: (Json & { lineItems?: LinePage }) | null };
-  let answer = await admin.graphql<Answer>(shop, ORDER_FOR_INVOICE_QUERY, { id: orderGid, withCustomer: true });
-  // A shop that has not granted read_customers: the order without its customer (the addresses and e-mail still name the buyer).
+  let answer = await admin.graphql<Answer>(shop, ORDER_FOR_INVOICE_QUERY, { id: orderGid, withCustomer: true, withLocation: true });
+  // A shop that has not granted read_customers (or, installed before series, read_locations): the order without its
+  // customer and its till (the addresses and e-mail still name the buyer; the shop's own branch and point serve).
   if (!answer.ok && /access denied/i.test(answer.message)) {
-    answer = await admin.graphql<Answer>(shop, ORDER_FOR_INVOICE_QUERY, { id: orderGid, withCustomer: false });
+    answer = await admin.graphql<Answer>(shop, ORDER_FOR_INVOICE_QUERY, { id: orderGid, withCustomer: false, withLocation: false });
   }
   if (!answer.ok) return answer;
   const order = answer.data.order;

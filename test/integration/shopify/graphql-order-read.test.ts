@@ -1,6 +1,7 @@
 // Orders are read through Admin GraphQL only (issue 26 item 8): every order fixture, stored in the store simulator as
 // Shopify's REST/webhook body, read back over HTTP with the app's query and client, becomes the same typed order the
 // webhook gives; long orders are read page by page; an unknown order reads as none; and src/ holds no REST call.
+import { orderLocationId } from '../../../mappers/invoice/issuing-point.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Session } from '@shopify/shopify-api';
@@ -79,6 +80,17 @@ describe('reading an order through Admin GraphQL from the store simulator', () =
       ['order', 200],
       ['order', 200],
     ]);
+  });
+
+  it("a POS order's till: location_id read back from retailLocation, so a refresh keeps its series", async () => {
+    const body = { ...(readOrderFixture('tax-exclusive') as Record<string, unknown>), location_id: 64_000_000_123 };
+    simulator.setOrder(SHOP, body);
+    const gid = parseShopifyOrder(body);
+    if (!gid.ok) throw new Error('fixture unreadable');
+    const read = await readOrder(admin, SHOP, gid.order.orderGid);
+    if (!read.ok || read.data === null) throw new Error('not read');
+    expect((read.data.json as { location_id?: unknown }).location_id).toBe(64_000_000_123);
+    expect(orderLocationId(read.data.json)).toBe('64000000123');
   });
 
   it('a shop that has not granted read_customers: the order is read without its customer', async () => {
