@@ -28,6 +28,7 @@ const mailEnv = () => ({ SMTP_URL: catcher.url, MAIL_FROM: FROM, WORKER_POLL_MS:
 
 describe.each(testDatabases)("the accountant's e-mail with two apps on $name", (target) => {
   beforeAll(async () => {
+    now = new Date('2026-12-01T03:00:00Z');
     catcher = await startMailCatcher();
   });
   const run = harnessFor(target, () => ({ env: mailEnv(), clock, encryptionKey: KEY }));
