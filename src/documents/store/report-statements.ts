@@ -58,52 +58,60 @@ export interface MonthSeriesRow {
 
 /**
  * Each series (branch, billing point, document type) of the month: how many documents, the first and last number, and
- * the sums of the stored documents' totals and items by rate. Two statements, run at once: the documents grouped by
- * series, and their items grouped by series and rate (cheaper than one statement summing each document's items).
+ * the sums of the stored documents' totals and items by rate, in one pass over the month's documents: their items
+ * grouped by series and rate, each document's own figures taken once, on its first item (the month's rows are read
+ * once: on PGlite, with a small buffer pool, reading them twice cost twice, bench/RESULTS.md).
  */
 export async function monthSeriesTotals(db: Db, q: MonthQuery): Promise<MonthSeriesRow[]> {
-  const [series, items] = await Promise.all([
-    db.execute(sql`
-      select d.branch_code, d.billing_point, d.document_type, count(*)::text as n,
-        min(d.fiscal_number)::text as first, max(d.fiscal_number)::text as last,
-        sum(${cents(sql`d.document->'totalsSubTotals'->>'totalInvoice'`)})::text as total
-      from ${documents} d
-      where ${inMonthAliased(q)} and d.fiscal_number is not null
-      group by 1, 2, 3
-      order by 1, 2, 3`),
-    db.execute(sql`
-      select d.branch_code, d.billing_point, d.document_type, i->>'rateITBMS' as rate_code,
-        sum(${cents(sql`i->>'priceItem'`)})::text as base, sum(${cents(sql`i->>'valueITBMS'`)})::text as itbms, count(*)::text as n
-      from ${documents} d cross join lateral jsonb_array_elements(d.document->'listItems') i
-      where ${inMonthAliased(q)} and d.fiscal_number is not null
-      group by 1, 2, 3, 4`),
-  ]);
-  const key = (r: Record<string, string | null>) => `${r['branch_code']}\u0000${r['billing_point']}\u0000${r['document_type']}`;
+  const first = sql.raw('(i.n = 1 or i.n is null)');
+  const result = await db.execute(sql`
+    select d.branch_code, d.billing_point, d.document_type, i.item->>'rateITBMS' as rate_code,
+      count(*) filter (where ${first})::text as docs,
+      min(d.fiscal_number) filter (where ${first})::text as first,
+      max(d.fiscal_number) filter (where ${first})::text as last,
+      sum(${cents(sql`d.document->'totalsSubTotals'->>'totalInvoice'`)}) filter (where ${first})::text as total,
+      sum(${cents(sql`i.item->>'priceItem'`)})::text as base, sum(${cents(sql`i.item->>'valueITBMS'`)})::text as itbms,
+      count(i.item)::text as items
+    from ${documents} d
+      left join lateral jsonb_array_elements(d.document->'listItems') with ordinality as i(item, n) on true
+    where ${inMonthAliased(q)} and d.fiscal_number is not null
+    group by 1, 2, 3, 4`);
   const num = (v: string | null | undefined) => Number(v ?? 0);
   const byKey = new Map<string, MonthSeriesRow>();
-  for (const r of rowsOf<Record<string, string | null>>(series)) {
-    byKey.set(key(r), {
-      branchCode: r['branch_code'] ?? '',
-      billingPoint: r['billing_point'] ?? '',
-      documentType: r['document_type'] ?? '',
-      count: num(r['n']),
-      firstNumber: num(r['first']),
-      lastNumber: num(r['last']),
-      totalCents: num(r['total']),
-      byRateCode: Object.fromEntries(RATE_CODES.map((c) => [c, { baseCents: 0, itbmsCents: 0 }])) as MonthSeriesRow['byRateCode'],
-      unknownRateItems: 0,
-    });
-  }
-  for (const r of rowsOf<Record<string, string | null>>(items)) {
-    const row = byKey.get(key(r));
-    if (!row) continue; // authorized between the two statements: counted next time
-    const code = r['rate_code'] ?? '';
-    if ((RATE_CODES as readonly string[]).includes(code)) {
+  for (const r of rowsOf<Record<string, string | null>>(result)) {
+    const key = `${r['branch_code']}\u0000${r['billing_point']}\u0000${r['document_type']}`;
+    let row = byKey.get(key);
+    if (!row) {
+      row = {
+        branchCode: r['branch_code'] ?? '',
+        billingPoint: r['billing_point'] ?? '',
+        documentType: r['document_type'] ?? '',
+        count: 0,
+        firstNumber: Number.MAX_SAFE_INTEGER,
+        lastNumber: 0,
+        totalCents: 0,
+        byRateCode: Object.fromEntries(RATE_CODES.map((c) => [c, { baseCents: 0, itbmsCents: 0 }])) as MonthSeriesRow['byRateCode'],
+        unknownRateItems: 0,
+      };
+      byKey.set(key, row);
+    }
+    if (num(r['docs']) > 0) {
+      row.count += num(r['docs']);
+      row.firstNumber = Math.min(row.firstNumber, num(r['first']));
+      row.lastNumber = Math.max(row.lastNumber, num(r['last']));
+      row.totalCents += num(r['total']);
+    }
+    const code = r['rate_code'];
+    if (code !== null && code !== undefined && (RATE_CODES as readonly string[]).includes(code)) {
       row.byRateCode[code as (typeof RATE_CODES)[number]].baseCents += num(r['base']);
       row.byRateCode[code as (typeof RATE_CODES)[number]].itbmsCents += num(r['itbms']);
-    } else row.unknownRateItems += num(r['n']);
+    } else row.unknownRateItems += num(r['items']);
   }
-  return [...byKey.values()];
+  return [...byKey.values()].sort((a, b) =>
+    `${a.branchCode}\u0000${a.billingPoint}\u0000${a.documentType}` < `${b.branchCode}\u0000${b.billingPoint}\u0000${b.documentType}`
+      ? -1
+      : 1,
+  );
 }
 
 /** Numbers between a series' first and last of the month that no document of the month holds, at most `limit`. */
