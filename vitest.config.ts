@@ -15,6 +15,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time even on two cores: most e2e and soak time is spent waiting on processes, browsers and
+    // deadlines, not computing (Vitest's default on a 2-core machine is one).
+    maxWorkers: 2,
     projects: [
       tier('unit'),
       tier('integration'),
