@@ -1,6 +1,13 @@
 // `npm run cli -- invoices …` in the test's process, against a harness's running app: its configuration, database
 // and key, as the command would open them beside the deployed app.
-import type { CliIo, OpenContext } from '../../src/cli/cli-context.ts';
+import { randomBytes } from 'node:crypto';
+import type { CliContext, CliIo, OpenContext } from '../../src/cli/cli-context.ts';
+import { loadConfig } from '../../src/config/env.ts';
+import type { Database } from '../../src/db/database.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { createSecretBox } from '../../src/shops/secret-box.ts';
+import { ShopRepository } from '../../src/shops/shop-repository.ts';
+import { EncryptedSessionStorage } from '../../src/shopify/session-storage.ts';
 import { runInvoices } from '../../src/cli/invoices-command.ts';
 import type { Harness } from '../../sim/harness/harness.ts';
 
@@ -27,5 +34,22 @@ export function invoicesCli(h: Harness): (...args: string[]) => Promise<CliRun> 
     const err: string[] = [];
     const io: CliIo = { out: (l) => out.push(l), err: (l) => err.push(l), stdin: async () => '' };
     return { code: await runInvoices(args, io, open), out, err };
+  };
+}
+
+/** What a CLI command opens, on `database` with a fresh key and `shop` installed (the test closes the database). */
+export async function cliContextOn(database: Database, shop: string): Promise<CliContext> {
+  const box = createSecretBox(randomBytes(32));
+  const shops = new ShopRepository(database.db, box);
+  await shops.ensureInstalled(shop);
+  return {
+    config: loadConfig({ NODE_ENV: 'test' }),
+    logger: silentLogger,
+    database,
+    box,
+    shops,
+    sessions: new EncryptedSessionStorage(database.db, box),
+    newKeyFile: undefined,
+    close: async () => {},
   };
 }

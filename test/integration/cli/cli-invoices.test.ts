@@ -3,23 +3,18 @@
 // --json stays exact JSON; the page's status words, Panama times, the gateway calls, and retry --failed
 // taking needs-attention too, like the page's button (issue 17); credit notes by kind, under their invoice, and
 // their invoice, reference and refund (issue 15).
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { CliContext, CliIo } from '../../../src/cli/cli-context.ts';
 import { runInvoices } from '../../../src/cli/invoices-command.ts';
 import { STATUS_WORDS, panamaTime } from '../../../src/cli/document-words.ts';
-import { loadConfig } from '../../../src/config/env.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { documents, gatewayCalls } from '../../../src/db/schema.ts';
-import { silentLogger } from '../../../src/logger.ts';
-import { EncryptedSessionStorage } from '../../../src/shopify/session-storage.ts';
-import { createSecretBox } from '../../../src/shops/secret-box.ts';
-import { ShopRepository } from '../../../src/shops/shop-repository.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { invoiceRow, legacyMessage } from '../../support/documents.ts';
 import { message } from '../../../src/messages/message.ts';
 import { REFERENCE_FIELDS } from '../../../mappers/gateway/gateway-document.ts';
+import { cliContextOn } from '../../support/harness-cli.ts';
 
 const SHOP = 'tienda-terminal.myshopify.com';
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -44,19 +39,7 @@ describe.each(testDatabases)('invoices commands on $name', (target) => {
 
   beforeAll(async () => {
     database = await target.open();
-    const box = createSecretBox(randomBytes(32));
-    const shops = new ShopRepository(database.db, box);
-    await shops.ensureInstalled(SHOP);
-    ctx = {
-      config: loadConfig({ NODE_ENV: 'test' }),
-      logger: silentLogger,
-      database,
-      box,
-      shops,
-      sessions: new EncryptedSessionStorage(database.db, box),
-      newKeyFile: undefined,
-      close: async () => {},
-    };
+    ctx = await cliContextOn(database, SHOP);
     const row = { shop: SHOP, currency: 'USD', snapshot: { name: POISON }, totalCents: 7578 };
     await database.db.insert(documents).values([
       invoiceRow({

@@ -1,7 +1,6 @@
 // `reports month` in process on both databases: the figures as JSON, the CSV on standard output, XLSX and ZIP to
 // files; series with their gaps and reasons; bad input refused with a message naming what is wrong (exit 2), an
 // unknown shop (exit 1), and a month before the shop's first document (an empty book).
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,17 +8,13 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/cli-context.ts';
 import { runReports } from '../../../src/cli/reports-command.ts';
-import { loadConfig } from '../../../src/config/env.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { fiscalSkips } from '../../../src/db/schema.ts';
-import { silentLogger } from '../../../src/logger.ts';
 import type { MonthFigures } from '../../../src/reports/month-figures.ts';
-import { EncryptedSessionStorage } from '../../../src/shopify/session-storage.ts';
-import { createSecretBox } from '../../../src/shops/secret-box.ts';
-import { ShopRepository } from '../../../src/shops/shop-repository.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { seedDocuments } from '../../support/report-seeds.ts';
 import { unzipEntries } from '../../support/zip-entries.ts';
+import { cliContextOn } from '../../support/harness-cli.ts';
 
 const SHOP = 'tienda-libro.myshopify.com';
 const NOW = new Date('2026-12-02T15:00:00Z');
@@ -45,19 +40,7 @@ describe.each(testDatabases)('reports month on $name', (target) => {
 
   beforeAll(async () => {
     database = await target.open();
-    const box = createSecretBox(randomBytes(32));
-    const shops = new ShopRepository(database.db, box);
-    await shops.ensureInstalled(SHOP);
-    ctx = {
-      config: loadConfig({ NODE_ENV: 'test' }),
-      logger: silentLogger,
-      database,
-      box,
-      shops,
-      sessions: new EncryptedSessionStorage(database.db, box),
-      newKeyFile: undefined,
-      close: async () => {},
-    };
+    ctx = await cliContextOn(database, SHOP);
     const at = (day: number, hour = 15) => new Date(Date.UTC(2026, 10, day, hour)).toISOString();
     await seedDocuments(database.db, [
       {

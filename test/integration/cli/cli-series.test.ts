@@ -1,6 +1,5 @@
 // `series list|set-next` in process, on both databases (docs/series.md): a series moves only forward, a refusal says
 // why and changes nothing (exit 2), every move is recorded (who, when, from, to), and the list names each gap's reason.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,15 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext, CliIo } from '../../../src/cli/cli-context.ts';
 import { runSeries } from '../../../src/cli/series-command.ts';
 import { runShops } from '../../../src/cli/shops-command.ts';
-import { loadConfig } from '../../../src/config/env.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { documents, fiscalSequences, fiscalSeriesChanges, fiscalSkips } from '../../../src/db/schema.ts';
-import { silentLogger } from '../../../src/logger.ts';
-import { EncryptedSessionStorage } from '../../../src/shopify/session-storage.ts';
-import { createSecretBox } from '../../../src/shops/secret-box.ts';
-import { ShopRepository } from '../../../src/shops/shop-repository.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { invoiceRow } from '../../support/documents.ts';
+import { cliContextOn } from '../../support/harness-cli.ts';
 
 const SHOP = 'tienda-series.myshopify.com';
 const ROW = { shop: SHOP, currency: 'USD', totalCents: 100, snapshot: {} };
@@ -39,19 +34,7 @@ describe.each(testDatabases)('series commands on $name', (target) => {
 
   beforeAll(async () => {
     database = await target.open();
-    const box = createSecretBox(randomBytes(32));
-    const shops = new ShopRepository(database.db, box);
-    await shops.ensureInstalled(SHOP);
-    ctx = {
-      config: loadConfig({ NODE_ENV: 'test' }),
-      logger: silentLogger,
-      database,
-      box,
-      shops,
-      sessions: new EncryptedSessionStorage(database.db, box),
-      newKeyFile: undefined,
-      close: async () => {},
-    };
+    ctx = await cliContextOn(database, SHOP);
   });
   afterAll(async () => {
     await database?.close();

@@ -7,14 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext, CliIo } from '../../../src/cli/cli-context.ts';
 import { runShops } from '../../../src/cli/shops-command.ts';
-import { loadConfig } from '../../../src/config/env.ts';
 import type { Database } from '../../../src/db/database.ts';
-import { silentLogger } from '../../../src/logger.ts';
-import { EncryptedSessionStorage } from '../../../src/shopify/session-storage.ts';
-import { createSecretBox } from '../../../src/shops/secret-box.ts';
-import { ShopRepository } from '../../../src/shops/shop-repository.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { ROOT } from '../../support/paths.ts';
+import { cliContextOn } from '../../support/harness-cli.ts';
 
 const SHOP = 'tienda-estricta.myshopify.com';
 
@@ -43,19 +39,7 @@ describe.each(testDatabases)('shops configure refuses unknown keys and non-sale 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shops-strict-'));
     database = await target.open();
-    const box = createSecretBox(randomBytes(32));
-    const shops = new ShopRepository(database.db, box);
-    await shops.ensureInstalled(SHOP);
-    ctx = {
-      config: loadConfig({ NODE_ENV: 'test' }),
-      logger: silentLogger,
-      database,
-      box,
-      shops,
-      sessions: new EncryptedSessionStorage(database.db, box),
-      newKeyFile: undefined,
-      close: async () => {},
-    };
+    ctx = await cliContextOn(database, SHOP);
   });
   afterAll(async () => {
     await database?.close();
