@@ -5,14 +5,12 @@ import {
   check,
   bigserial,
   boolean,
-  customType,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -22,45 +20,10 @@ import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS } from '
 import { LANGUAGES } from './languages.ts';
 import { BUYER_REQUEST_OUTCOMES } from './buyer-request-state.ts';
 
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
-});
+import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
+import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
 
-/**
- * JSON kept as the text it arrived as: the order snapshot. Intake has parsed it already, so the database
- * need not parse it again (as jsonb it did, a large share of its CPU per delivery: bench/RESULTS.md); JSON
- * operators still work through a cast (`order_snapshot::json`).
- */
-const jsonText = customType<{ data: unknown; driverData: string }>({
-  dataType: () => 'text',
-  toDriver: (v) => JSON.stringify(v),
-  fromDriver: (v) => JSON.parse(v) as unknown,
-});
-
-/** 32 bytes from two v4 UUIDs (244 random bits) as 43 base64url characters; core SQL, so PGlite and PostgreSQL alike. */
-const BUYER_TOKEN_DEFAULT = sql.raw(
-  `rtrim(translate(encode(decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex'), 'base64'), '+/', '-_'), '=')`,
-);
-
-/** A CHECK that a text column holds one of a declared list (the list is ours: no quoting needed beyond ''). */
-const oneOf = (column: string, values: readonly string[]) => sql.raw(`"${column}" in (${values.map((v) => `'${v}'`).join(', ')})`);
-
-const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-
-/** A queue's attempt counter and lease: who holds the row and until when (documents, e-mails). */
-const queueColumns = () => ({
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
-  leaseOwner: text('lease_owner'),
-  leaseUntil: tstz('lease_until'),
-});
-
-/** When a row was made and last changed. */
-const rowTimes = () => ({
-  createdAt: tstz('created_at').notNull().defaultNow(),
-  updatedAt: tstz('updated_at').notNull().defaultNow(),
-});
+export { fiscalSequences, fiscalSeriesChanges, fiscalSkips };
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(
@@ -335,66 +298,6 @@ export const buyerRequests = pgTable(
     index('buyer_requests_shop_idx').on(t.shop, t.createdAt),
     check('buyer_requests_outcome_ck', oneOf('outcome', BUYER_REQUEST_OUTCOMES)),
     check('buyer_requests_language_ck', oneOf('language', LANGUAGES)),
-  ],
-);
-
-/**
- * A number series (docs/series.md): the next fiscal number per shop, environment, branch, billing point and document
- * type. Reserved under a row lock, one at a time, so each series is gapless; test documents never take a production
- * number. Only the documents store speaks SQL to it.
- */
-export const fiscalSequences = pgTable(
-  'fiscal_sequences',
-  {
-    shop: text('shop').notNull(),
-    /** 'pruebas' or 'produccion'. The default only serves rows made before the series were split (drizzle/0006). */
-    environment: text('environment').notNull().default('pruebas'),
-    branchCode: text('branch_code').notNull(),
-    billingPoint: text('billing_point').notNull(),
-    documentType: text('document_type').notNull(),
-    nextNumber: bigint('next_number', { mode: 'number' }).notNull().default(1),
-  },
-  (t) => [primaryKey({ columns: [t.shop, t.environment, t.branchCode, t.billingPoint, t.documentType] })],
-);
-
-/** Numbers passed over, each with its reason (used outside the app, …), in their series. */
-export const fiscalSkips = pgTable('fiscal_skips', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  shop: text('shop').notNull(),
-  /** The default only serves rows made before the series were split (drizzle/0006). */
-  environment: text('environment').notNull().default('pruebas'),
-  branchCode: text('branch_code').notNull(),
-  billingPoint: text('billing_point').notNull(),
-  documentType: text('document_type').notNull(),
-  number: bigint('number', { mode: 'number' }).notNull(),
-  reason: text('reason').notNull(),
-  documentId: uuid('document_id'),
-  createdAt: tstz('created_at').notNull().defaultNow(),
-});
-
-/**
- * Every move of a series' next number other than by issuing: `set_next` (a person: who, when, from, to) and `split`
- * (the migration that gave each environment its own series, from the shared sequence's next number to its own).
- */
-export const fiscalSeriesChanges = pgTable(
-  'fiscal_series_changes',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    shop: text('shop').notNull(),
-    environment: text('environment').notNull(),
-    branchCode: text('branch_code').notNull(),
-    billingPoint: text('billing_point').notNull(),
-    documentType: text('document_type').notNull(),
-    kind: text('kind', { enum: ['set_next', 'split'] }).notNull(),
-    fromNext: bigint('from_next', { mode: 'number' }).notNull(),
-    toNext: bigint('to_next', { mode: 'number' }).notNull(),
-    /** Who: `cli:<user>` or `admin:<user id>`; `migration` for a split. */
-    changedBy: text('changed_by').notNull(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
-  },
-  (t) => [
-    index('fiscal_series_changes_series_idx').on(t.shop, t.environment, t.branchCode, t.billingPoint, t.documentType),
-    check('fiscal_series_changes_kind_ck', oneOf('kind', ['set_next', 'split'])),
   ],
 );
 
