@@ -5,7 +5,7 @@ import { ApiError, api, errorText } from './api.js';
 import { banner, busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createFields, parseTable, validateBillingPoint, validateBranch } from './settings-fields.js';
-import { deliveryCodeSelect, section } from './settings-sections.js';
+import { deliveryCodeSelect, problemsBanner, section } from './settings-sections.js';
 import { seriesSettings } from './settings-series.js';
 
 const SECRET_CREDENTIALS = new Set(['GW_Token', 'Token']);
@@ -23,24 +23,7 @@ export async function renderSettings(container, ctx) {
 
   /** @param {import('./settings-fields.js').Problem[]} problems */
   function showProblems(problems) {
-    const unplaced = fields.placeProblems(problems);
-    clear(formBanner).append(
-      banner({
-        id: 'settings-errors',
-        tone: 'critical',
-        title: t('settings.invalid'),
-        body: [
-          h('p', null, problems.length === 1 ? t('settings.invalidOne') : t('settings.invalidCount', { count: problems.length })),
-          unplaced.length
-            ? h(
-                'ul',
-                null,
-                unplaced.map((p) => h('li', null, `${p.path}: ${p.message}`)),
-              )
-            : null,
-        ],
-      }),
-    );
+    clear(formBanner).append(problemsBanner(problems, fields.placeProblems(problems)));
   }
 
   function clearErrors() {

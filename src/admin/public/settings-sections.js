@@ -1,6 +1,6 @@
-// Pieces of the settings form: an annotated section (title and help beside a card), and the deliveryCAFE code, asked
-// once beside the delivery to the buyer ("as delivered" by default, or a fixed code).
-import { h } from './dom.js';
+// Pieces of the settings form: an annotated section (title and help beside a card), the banner of its problems, and
+// the deliveryCAFE code, asked once beside the delivery to the buyer ("as delivered" by default, or a fixed code).
+import { banner, h } from './dom.js';
 import { t } from './i18n.js';
 
 /** @param {string} title @param {string} help @param {import('./dom.js').Child[]} content */
@@ -25,4 +25,26 @@ export function deliveryCodeSelect(fields, mapping, choices) {
   const select = fields.select(path, t('settings.td.deliveryCAFE'), current ?? '', choices, 'deliveryCAFE');
   fields.input(path).prepend(h('option', { value: '', selected: current === undefined }, t('settings.td.auto')));
   return select;
+}
+
+/**
+ * The form's problems: how many, and those no field shows beside it.
+ * @param {import('./settings-fields.js').Problem[]} problems @param {import('./settings-fields.js').Problem[]} unplaced
+ */
+export function problemsBanner(problems, unplaced) {
+  return banner({
+    id: 'settings-errors',
+    tone: 'critical',
+    title: t('settings.invalid'),
+    body: [
+      h('p', null, problems.length === 1 ? t('settings.invalidOne') : t('settings.invalidCount', { count: problems.length })),
+      unplaced.length
+        ? h(
+            'ul',
+            null,
+            unplaced.map((p) => h('li', null, `${p.path}: ${p.message}`)),
+          )
+        : null,
+    ],
+  });
 }
