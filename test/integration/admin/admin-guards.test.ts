@@ -85,7 +85,7 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
     const misspelt = await call('PUT', '/api/settings', json({ ...view.settings, enviroment: 'produccion', shop: B }));
     expect(misspelt.status).toBe(400);
     expect(misspelt.body.error).toBe(
-      'unknown fields: enviroment, shop (known: environment, branchCode, billingPoint, locations, mapping, buyerRequests, credentials, enabled)',
+      'unknown fields: enviroment, shop (known: environment, branchCode, billingPoint, locations, accountantEmail, mapping, buyerRequests, credentials, enabled)',
     );
     expect(misspelt.body.problems).toEqual([
       { path: 'enviroment', message: 'is not a field of this request' },
@@ -121,6 +121,21 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
     // The edges of the range and a real cursor still work.
     expect((await call('GET', '/api/invoices?from=2000-01-01&to=2999-12-31')).status).toBe(200);
     expect((await call('GET', `/api/invoices?cursor=${cursor('2026-03-01T10:00:00.000001Z')}`)).status).toBe(200);
+  });
+
+  it('answers 400 naming q, not 500, to a NUL or another control character in the search box', async () => {
+    for (const q of ['#10\u0000', '\u0000', 'PA01\u0001', 'a\u007fb', 'x\u0085']) {
+      const r = await call('GET', `/api/invoices?q=${encodeURIComponent(q)}`);
+      expect([JSON.stringify(q), r.status, r.body.error]).toEqual([JSON.stringify(q), 400, 'q: must not contain control characters']);
+    }
+    const nulCursor = `cursor=${encodeURIComponent('\u0000abc')}`;
+    expect((await call('GET', `/api/invoices?${nulCursor}`)).status).toBe(400);
+    for (const query of ['status=\u0000', 'kind=\u0000', 'from=\u0000', 'limit=\u0000']) {
+      const r = await call('GET', `/api/invoices?${query.replace('\u0000', '%00')}`);
+      expect([query, r.status]).toEqual([query, 400]);
+    }
+    // Spaces around the text are still trimmed, not refused.
+    expect((await call('GET', `/api/invoices?q=${encodeURIComponent(' #10 ')}`)).status).toBe(200);
   });
 
   it(`limits connection tests to ${CONNECTION_TESTS_PER_MINUTE} a minute per shop: 429 with Retry-After`, async () => {
