@@ -194,6 +194,21 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
     expect(own.body.invoices.map((i: { orderName: string }) => i.orderName)).toEqual(["#9'; drop table invoices; --"]);
   });
 
+  it('answers 400 naming the field, not 500, to a NUL in a body’s text (text and jsonb columns cannot hold one)', async () => {
+    const before = await shopRow(A);
+    const cases: [string, string, unknown, string][] = [
+      ['PUT', '/api/settings', { mapping: { shippingDescription: 'Envío\u0000' } }, 'mapping.shippingDescription'],
+      ['PUT', '/api/settings', { mapping: { paymentForms: { 'yap\u0000py': '08' } } }, 'mapping.paymentForms.yap\u0000py'],
+      ['PUT', '/api/invoices/00000000-0000-4000-8000-000000000001/client', { name: 'Ana\u0000' }, 'name'],
+      ['POST', '/api/invoices/00000000-0000-4000-8000-000000000001/reinvoice', { address: ['x\u0000'] }, 'address.0'],
+    ];
+    for (const [method, path, body, at] of cases) {
+      const r = await call(method, path, json(body));
+      expect([path, r.status, r.body.error]).toEqual([path, 400, `${at}: must not contain a NUL character`]);
+    }
+    expect(await shopRow(A)).toEqual(before);
+  });
+
   it('names the route’s own limit in a 413', async () => {
     const big = JSON.stringify({ mapping: { shippingDescription: 'x'.repeat(300 * 1024) } });
     const r = await call('PUT', '/api/settings', { body: big, type: 'application/json' });
