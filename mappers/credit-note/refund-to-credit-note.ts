@@ -13,6 +13,7 @@ import { type InvoiceGroup, type InvoiceLayout, readInvoiceLayout } from '../inv
 import type { MappingSettings } from '../invoice/mapping-settings.ts';
 import { type MappingProblem, problems } from '../mapping-problems.ts';
 import { type Cents, cents, divRoundHalfUp } from '../fiscal/money.ts';
+import { fieldWidthProblems } from '../invoice/field-widths.ts';
 import type { ShopifyOrder } from '../shopify/shopify-order.ts';
 import type { ShopifyRefund, ShopifyRefundShippingLine } from '../shopify/shopify-refund.ts';
 
@@ -79,6 +80,8 @@ export function refundToCreditNote(input: RefundToCreditNoteInput): CreditNoteRe
   const note = renderCreditLines(lines, completedRates(layout, before, lines));
   if (note === undefined) return { kind: 'problems', problems: [problems.creditTaxNotDistributable(parts.refundedTax)] };
   if (note.items.length > MAX_ITEMS) return { kind: 'problems', problems: [problems.tooManyItems(note.items.length)] };
+  const tooWide = fieldWidthProblems(note.amounts, 'refund_line_items');
+  if (tooWide.length > 0) return { kind: 'problems', problems: tooWide };
   const caps = capProblems(layout, balance, note.credited);
   if (caps.length > 0) return { kind: 'problems', problems: caps };
 

@@ -2,6 +2,7 @@
 // What each Shopify line means for the invoice is decided here; the arithmetic is in line-arithmetic.ts.
 import type { GatewayItem } from '../gateway/gateway-document.ts';
 import { type ArithmeticLine, type ItemAmounts, lineItems, planTaxes } from '../fiscal/line-arithmetic.ts';
+import { fieldWidthProblems } from './field-widths.ts';
 import { type MappingSettings, ownEntry } from './mapping-settings.ts';
 import { type MappingProblem, problems } from '../mapping-problems.ts';
 import {
@@ -149,6 +150,8 @@ export function buildInvoiceLines(order: ShopifyOrder, settings: MappingSettings
     }
   });
   if (items.length > MAX_ITEMS) return { ok: false, problems: [problems.tooManyItems(items.length)] };
+  const tooWide = fieldWidthProblems(amounts, 'line_items');
+  if (tooWide.length > 0) return { ok: false, problems: tooWide };
   return { ok: true, items, amounts, leftOut: cents(leftOut) };
 }
 

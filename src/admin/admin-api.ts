@@ -77,13 +77,21 @@ export function zodProblems(error: z.ZodError, prefix: string[] = []): Problem[]
 /** Connection tests a shop may run a minute: each is a gateway call with its credentials. */
 export const CONNECTION_TESTS_PER_MINUTE = 6;
 
+/** Text without C0/C1 control characters (NUL, tab, DEL, U+0080–U+009F). */
+const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
+
 const listQuerySchema = z.object({
   status: z.enum(DOCUMENT_STATUSES, { error: `must be one of ${DOCUMENT_STATUSES.join(', ')}` }).optional(),
   kind: z.enum(DOCUMENT_KINDS, { error: `must be one of ${DOCUMENT_KINDS.join(', ')}` }).optional(),
   from: calendarDate.optional(),
   to: calendarDate.optional(),
-  q: z.string({ error: 'must be one search text' }).max(100, 'must be at most 100 characters').optional(),
-  cursor: z.string({ error: 'must be one cursor' }).optional(),
+  // A NUL cannot reach PostgreSQL's text (it answered 500); no other control character names an order either.
+  q: z
+    .string({ error: 'must be one search text' })
+    .max(100, 'must be at most 100 characters')
+    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')
+    .optional(),
+  cursor: z.string({ error: 'must be one cursor' }).regex(NO_CONTROL_CHARACTERS, 'is not a cursor this API gave out').optional(),
   limit: z
     .string({ error: 'must be a number' })
     .regex(/^\d+$/, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`)

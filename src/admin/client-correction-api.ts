@@ -21,6 +21,7 @@ import type { ShopRepository } from '../shops/shop-repository.ts';
 import { clientProblems } from './client-problems.ts';
 import { detailOf } from './document-detail.ts';
 import { isUuid } from './list-params.ts';
+import { noNulInBody } from './request-guards.ts';
 import { type SessionTokenDeps, requireSessionToken, shopOf } from './session-token.ts';
 
 export interface ClientCorrectionDeps extends SessionTokenDeps {
@@ -70,7 +71,7 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
     res.set('Cache-Control', 'no-store').json(view);
   });
 
-  router.put('/invoices/:id/client', auth, json, async (req, res) => {
+  router.put('/invoices/:id/client', auth, json, noNulInBody, async (req, res) => {
     const { id, correction } = correctionRequest(req, res) ?? {};
     if (!id || !correction) return;
     const shop = shopOf(res);
@@ -91,7 +92,7 @@ export function clientCorrectionRouter(deps: ClientCorrectionDeps): Router {
     await answer(req, res, outcome);
   });
 
-  router.post('/invoices/:id/reinvoice', auth, json, async (req, res) => {
+  router.post('/invoices/:id/reinvoice', auth, json, noNulInBody, async (req, res) => {
     const { id, correction } = correctionRequest(req, res) ?? {};
     if (!id || !correction) return;
     const shop = shopOf(res);

@@ -1,7 +1,7 @@
 // What the admin API refuses before a handler runs: bodies that are not JSON (415), bodies that are not an
 // object or name fields the route does not know (400), and dates the database cannot hold (400). A body
 // sent as text/plain used to be read as {} and reset the shop's settings.
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import { shopOf } from './session-token.ts';
@@ -40,9 +40,38 @@ export function jsonObjectBody(keys: readonly string[], o: { required: boolean }
       });
       return;
     }
+    if (refusedNul(req, res)) return;
     next();
   };
 }
+
+/** Where in a JSON value a key or a string holds a NUL (which PostgreSQL's text and jsonb cannot store), if anywhere. */
+export function nulPath(value: unknown, at = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? at || '(body)' : undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const here = at ? `${at}.${key}` : key;
+    if (key.includes('\u0000')) return here;
+    const found = nulPath(child, here);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** 400 naming the field when the JSON body holds a NUL anywhere (it answered 500 from the database). */
+function refusedNul(req: Request, res: Response): boolean {
+  const at = nulPath(req.body);
+  if (at === undefined) return false;
+  res
+    .status(400)
+    .json({ error: `${at}: must not contain a NUL character`, problems: [{ path: at, message: 'must not contain a NUL character' }] });
+  return true;
+}
+
+/** For a route that reads its JSON body itself, after `express.json()`: a NUL anywhere in it is a 400. */
+export const noNulInBody: RequestHandler = (req, res, next) => {
+  if (!refusedNul(req, res)) next();
+};
 
 /** Years the database's timestamps and the invoices' own dates can be in (year 0 and 10000 are not). */
 const FIRST_YEAR = 2000;

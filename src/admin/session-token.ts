@@ -100,12 +100,16 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** `dest` is https://<shop>; `iss` (https://<shop>/admin) must name the same shop. */
+/** A shop's own domain. The library's sanitizeShop also takes hosts such as admin.shopify.com, which name no shop. */
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+
+/** `dest` is https://<shop>; `iss` (https://<shop>/admin) must name the same shop, a *.myshopify.com domain. */
 export function shopFromClaims(payload: Record<string, unknown>, sanitize: (shop: string) => string | null): string | undefined {
   const dest = hostOf(payload.dest);
   const iss = hostOf(payload.iss);
   if (!dest || dest !== iss) return undefined;
-  return sanitize(dest) ?? undefined;
+  const shop = sanitize(dest);
+  return shop && SHOP_DOMAIN.test(shop) ? shop : undefined;
 }
 
 function hostOf(value: unknown): string | undefined {

@@ -11,6 +11,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files.ts';
 import { PROJECT_ROOT } from '../project-root.ts';
+import { dataDirFailure } from './data-dir-failure.ts';
 import { PrivateNodeFS } from './private-node-fs.ts';
 import { schema } from './schema.ts';
 
@@ -83,7 +84,7 @@ export async function openDatabase(target: DatabaseTarget, onConnectionError: Co
       };
     } catch (error) {
       unlock();
-      throw error;
+      throw target.dataDir ? dataDirFailure(target.dataDir, error) : error;
     }
   }
 
@@ -123,14 +124,18 @@ function connectionPool(url: string, max: number, onError: ConnectionErrorListen
  */
 function lockDataDir(dataDir: string): () => void {
   const lockFile = `${dataDir.replace(/\/+$/, '')}.lock`;
-  privateDirectory(path.dirname(lockFile));
-  privateDirectory(dataDir);
+  try {
+    privateDirectory(path.dirname(lockFile));
+    privateDirectory(dataDir);
+  } catch (error) {
+    throw dataDirFailure(dataDir, error);
+  }
   for (;;) {
     try {
       fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw dataDirFailure(dataDir, error);
       const owner = Number(fs.readFileSync(lockFile, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
         const who = owner === process.pid ? 'this process already' : `process ${owner}`;

@@ -232,6 +232,10 @@ export const documentEmails = pgTable(
     uniqueIndex('document_emails_authorized_uq')
       .on(t.documentId)
       .where(sql`${t.reason} = 'authorized'`),
+    // One resend waiting per document: Reenviar pressed many times at once queues one e-mail.
+    uniqueIndex('document_emails_pending_resend_uq')
+      .on(t.documentId)
+      .where(sql`${t.reason} = 'resend' and ${t.status} = 'pending'`),
     index('document_emails_document_idx').on(t.documentId, t.createdAt),
     index('document_emails_due_idx').on(t.status, t.nextAttemptAt),
     check('document_emails_status_ck', oneOf('status', EMAIL_STATUSES)),

@@ -17,7 +17,17 @@ export function resolveEncryptionKey(configured: Buffer | undefined, dataDir: st
     return key;
   }
   const key = randomBytes(32);
-  fs.writeFileSync(file, key.toString('hex') + '\n', { mode: PRIVATE_FILE_MODE });
+  try {
+    fs.writeFileSync(file, key.toString('hex') + '\n', { mode: PRIVATE_FILE_MODE });
+  } catch (error) {
+    // A part written on a full disk would be read at the next start as a broken key: leave none.
+    fs.rmSync(file, { force: true });
+    throw new Error(
+      `could not make the encryption key file ${file}: ${(error as Error).message}. ` +
+        'Check that the data directory is writable and its disk has free space (DATA_DIR), or set ENCRYPTION_KEY.',
+      { cause: error },
+    );
+  }
   logger.warn({ file }, 'ENCRYPTION_KEY is not set: made a new key file in the data directory (set ENCRYPTION_KEY in production)');
   return key;
 }

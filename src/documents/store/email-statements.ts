@@ -33,21 +33,30 @@ export function authorizedEmailInsert(db: Db, email: EmailToQueue) {
   );
 }
 
-/** A resend: a new e-mail, or the one already waiting to go (pressing Resend twice sends once). */
+/**
+ * A resend: a new e-mail, or the one already waiting to go (pressing Resend twice, or twenty times at once, sends
+ * once). The unique index on a document's pending resend decides between simultaneous presses: the insert that
+ * loses does nothing and reads the winner's row.
+ */
 export async function queueResend(db: Db, email: EmailToQueue): Promise<{ email: DocumentEmailRow; queued: boolean }> {
-  const [waiting] = await db
-    .select()
-    .from(documentEmails)
-    .where(and(eq(documentEmails.documentId, email.documentId), eq(documentEmails.status, 'pending')))
-    .orderBy(desc(documentEmails.createdAt))
-    .limit(1);
-  if (waiting) return { email: waiting, queued: false };
-  const reason: EmailReason = 'resend';
-  const [row] = await db
-    .insert(documentEmails)
-    .values({ ...email, reason })
-    .returning();
-  return { email: row!, queued: true };
+  // A waiting row can be sent between the insert and the read: then the next round inserts anew.
+  for (let round = 0; round < 3; round++) {
+    const [waiting] = await db
+      .select()
+      .from(documentEmails)
+      .where(and(eq(documentEmails.documentId, email.documentId), eq(documentEmails.status, 'pending')))
+      .orderBy(desc(documentEmails.createdAt))
+      .limit(1);
+    if (waiting) return { email: waiting, queued: false };
+    const reason: EmailReason = 'resend';
+    const [row] = await db
+      .insert(documentEmails)
+      .values({ ...email, reason })
+      .onConflictDoNothing()
+      .returning();
+    if (row) return { email: row, queued: true };
+  }
+  throw new Error(`the resend of document ${email.documentId} neither inserted nor found a waiting e-mail`);
 }
 
 /**

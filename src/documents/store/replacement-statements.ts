@@ -1,6 +1,6 @@
 // Replacing an invoice issued to the wrong buyer (docs/design.md §9, §10): a credit note for all of it and a new invoice for
 // the corrected client, both stored in one statement, linked to the invoice they replace, and issued by the pipeline.
-import { and, eq, isNotNull, notExists, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { ClientCorrection } from '../../../mappers/invoice/client-correction.ts';
 import type { Db } from '../../db/database.ts';
@@ -28,31 +28,21 @@ export async function insertReplacement(
   correction: ClientCorrection,
 ): Promise<{ noteId: string; invoiceId: string } | undefined> {
   return db.transaction(async (tx) => {
-    // The invoice row locked: requests for the same invoice wait for each other and see each other's rows.
+    // The invoice row locked: requests for the same invoice wait for each other. The notes and replacements are
+    // read after the lock, in a statement of their own: its snapshot (read committed) sees the rows of the request
+    // that held the lock. Read in the locking statement, they were missed, and the second insert failed (500).
     const [locked] = await tx
       .select({ id: documents.id })
       .from(documents)
-      .where(
-        and(
-          eq(documents.id, invoice.id),
-          eq(documents.kind, 'invoice'),
-          isNotNull(documents.cufe),
-          notExists(
-            tx
-              .select({ one: sql`1` })
-              .from(other)
-              .where(eq(other.invoiceId, invoice.id)),
-          ),
-          notExists(
-            tx
-              .select({ one: sql`1` })
-              .from(other)
-              .where(eq(other.replacesId, invoice.id)),
-          ),
-        ),
-      )
+      .where(and(eq(documents.id, invoice.id), eq(documents.kind, 'invoice'), isNotNull(documents.cufe)))
       .for('update');
     if (!locked) return undefined;
+    const [taken] = await tx
+      .select({ id: other.id })
+      .from(other)
+      .where(or(eq(other.invoiceId, invoice.id), eq(other.replacesId, invoice.id)))
+      .limit(1);
+    if (taken) return undefined;
     const key = replacementKey(invoice.id);
     const common = {
       shop: invoice.shop,

@@ -123,6 +123,21 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
     expect((await call('GET', `/api/invoices?cursor=${cursor('2026-03-01T10:00:00.000001Z')}`)).status).toBe(200);
   });
 
+  it('answers 400 naming q, not 500, to a NUL or another control character in the search box', async () => {
+    for (const q of ['#10\u0000', '\u0000', 'PA01\u0001', 'a\u007fb', 'x\u0085']) {
+      const r = await call('GET', `/api/invoices?q=${encodeURIComponent(q)}`);
+      expect([JSON.stringify(q), r.status, r.body.error]).toEqual([JSON.stringify(q), 400, 'q: must not contain control characters']);
+    }
+    const nulCursor = `cursor=${encodeURIComponent('\u0000abc')}`;
+    expect((await call('GET', `/api/invoices?${nulCursor}`)).status).toBe(400);
+    for (const query of ['status=\u0000', 'kind=\u0000', 'from=\u0000', 'limit=\u0000']) {
+      const r = await call('GET', `/api/invoices?${query.replace('\u0000', '%00')}`);
+      expect([query, r.status]).toEqual([query, 400]);
+    }
+    // Spaces around the text are still trimmed, not refused.
+    expect((await call('GET', `/api/invoices?q=${encodeURIComponent(' #10 ')}`)).status).toBe(200);
+  });
+
   it(`limits connection tests to ${CONNECTION_TESTS_PER_MINUTE} a minute per shop: 429 with Retry-After`, async () => {
     const calls = () => h.sandbox.gateway.stats().requests.StatusDocument;
     const before = calls();
@@ -177,6 +192,21 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
     }
     const own = await call('GET', `/api/invoices?q=${encodeURIComponent("#9'; drop table invoices; --")}`, { shop: B });
     expect(own.body.invoices.map((i: { orderName: string }) => i.orderName)).toEqual(["#9'; drop table invoices; --"]);
+  });
+
+  it('answers 400 naming the field, not 500, to a NUL in a body’s text (text and jsonb columns cannot hold one)', async () => {
+    const before = await shopRow(A);
+    const cases: [string, string, unknown, string][] = [
+      ['PUT', '/api/settings', { mapping: { shippingDescription: 'Envío\u0000' } }, 'mapping.shippingDescription'],
+      ['PUT', '/api/settings', { mapping: { paymentForms: { 'yap\u0000py': '08' } } }, 'mapping.paymentForms.yap\u0000py'],
+      ['PUT', '/api/invoices/00000000-0000-4000-8000-000000000001/client', { name: 'Ana\u0000' }, 'name'],
+      ['POST', '/api/invoices/00000000-0000-4000-8000-000000000001/reinvoice', { address: ['x\u0000'] }, 'address.0'],
+    ];
+    for (const [method, path, body, at] of cases) {
+      const r = await call(method, path, json(body));
+      expect([path, r.status, r.body.error]).toEqual([path, 400, `${at}: must not contain a NUL character`]);
+    }
+    expect(await shopRow(A)).toEqual(before);
   });
 
   it('names the route’s own limit in a 413', async () => {

@@ -141,4 +141,22 @@ describe('requireSessionToken over HTTP', () => {
       body: { error: 'missing session token: send Authorization: Bearer <App Bridge session token>' },
     });
   });
+
+  it('answers 401, not 500, to a signed token whose dest is admin.shopify.com or another non-shop host', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const cases = [
+      ['https://admin.shopify.com', 'https://admin.shopify.com/admin'],
+      ['https://admin.shopify.com/store/tienda-token', 'https://admin.shopify.com/store/tienda-token/admin'],
+      ['https://shopify.com', 'https://shopify.com/admin'],
+      ['https://.myshopify.com', 'https://.myshopify.com/admin'],
+    ];
+    for (const [dest, iss] of cases) {
+      const signed = await token({ dest, iss, iat: now - 5, nbf: now - 5, exp: now + 60 });
+      const r = await get(`Bearer ${signed}`);
+      expect([dest, r]).toEqual([
+        dest,
+        { status: 401, retry: '1', body: { error: 'invalid session token: dest and iss do not name one shop' } },
+      ]);
+    }
+  });
 });

@@ -37,6 +37,7 @@ describe.each(testDatabases)('database on $name', (target) => {
       'fiscal_skips',
       'gateway_calls',
       'reconcile_sweeps',
+      'report_emails',
       'sessions',
       'shops',
       'webhook_deliveries',

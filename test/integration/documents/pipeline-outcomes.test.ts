@@ -143,6 +143,19 @@ describe.each(testDatabases)('gateway outcomes drive the invoice on $name', (tar
     expect((await callsOf(row.id)).slice(-2)).toEqual(['SendDocument:authorized:200', 'DownloadPDF:pdf:200']);
   });
 
+  it('an item past the DGI widths needs attention without taking a number; the next order gets number 1', async () => {
+    const { shop, gid, id } = await orderFor();
+    const huge = makePaidOrder({ id, lines: [{ title: 'Yate', price: 100_000_000_000, quantity: 1, ratePercent: 0 }] });
+    await h.simulator.orderPaid(shop, huge, h.webhookAddress);
+    const row = await untilStatus(gid, 'needs_attention');
+    expect(row).toMatchObject({ fiscalNumber: null, cufe: null });
+    expect(row.problems).toEqual([{ code: 'amount_too_large', params: {}, path: 'line_items' }]);
+    expect(await callsOf(row.id)).toEqual([]);
+    const next = ++orderId;
+    await h.simulator.orderPaid(shop, makePaidOrder({ id: next }), h.webhookAddress);
+    expect((await untilStatus(`gid://shopify/Order/${next}`, 'completed')).fiscalNumber).toBe(1);
+  });
+
   it('rejected: a 109 needs attention at once with the field named; a retry after the fix authorizes', async () => {
     h.sandbox.gateway.setExtraRequiredClientFields(['telephone1']);
     try {

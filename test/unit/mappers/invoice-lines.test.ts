@@ -113,6 +113,25 @@ describe('buildInvoiceLines', () => {
     expect(!result.ok && result.problems).toEqual([expect.objectContaining({ code: 'too_many_items', path: 'line_items' })]);
   });
 
+  it('refuses amounts past the DGI widths (9 integer digits an item, 11 the total) before any number is reserved', () => {
+    const untaxed = (price: number, quantity = 1) =>
+      lineItem({ price: cents(price), quantity, currentQuantity: quantity, taxable: false, taxLines: [] });
+    const lines = (items: ShopifyLineItem[]) => buildInvoiceLines(orderOf(items, { totalTax: cents(0) }), settings);
+    const refused = [{ code: 'amount_too_large', params: {}, path: 'line_items' }];
+    // 999,999,999.99 an item fits; 1,000,000,000.00 does not, nor 1,000,000,000 units.
+    expect(lines([untaxed(99_999_999_999)]).ok).toBe(true);
+    expect(!lines([untaxed(100_000_000_000)]).ok && (lines([untaxed(100_000_000_000)]) as { problems: unknown }).problems).toEqual(refused);
+    const manyUnits = lines([untaxed(1, 1_000_000_000)]);
+    expect(!manyUnits.ok && manyUnits.problems).toEqual(refused);
+    // 101 items of 999,999,999.99: each fits, the total (100,999,999,998.99) does not.
+    const total = lines(Array.from({ length: 101 }, (_, i) => ({ ...untaxed(99_999_999_999), sku: `S${i}` })));
+    expect(!total.ok && total.problems).toEqual(refused);
+    expect(withTexts(refused)[0]).toMatchObject({
+      message: 'An amount in this order is too large to be invoiced. Issue this invoice by hand.',
+      messageEs: 'Un monto de este pedido es demasiado grande para facturarlo. Emita esta factura manualmente.',
+    });
+  });
+
   it('a tax the lines cannot carry within ±0.01 each is a problem', () => {
     const result = buildInvoiceLines(orderOf([lineItem()], { totalTax: cents(240) }), settings);
     expect(withTexts(!result.ok && result.problems)).toEqual([
