@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import TierSequencer from './test/support/tier-sequencer.ts';
 
 // Four tiers, each a Vitest project: `npm run test:unit` is the inner loop; `npm test` runs them all.
 //   unit        pure code and fakes: no database, no process, no browser
@@ -18,6 +19,7 @@ export default defineConfig({
     // Two files at a time even on two cores: most e2e and soak time is spent waiting on processes, browsers and
     // deadlines, not computing (Vitest's default on a 2-core machine is one).
     maxWorkers: 2,
+    sequence: { sequencer: TierSequencer },
     projects: [
       tier('unit'),
       tier('integration'),
