@@ -13,12 +13,11 @@ import {
   BENCH_API_KEY,
   BENCH_API_SECRET,
   benchKey,
-  findPostgres,
   int,
   ms,
   percentile,
   seedShop,
-  onFreshDatabase,
+  onBothDatabases,
   startIntakeApp,
 } from './bench-support.ts';
 import type { BenchRow } from './bench-table.ts';
@@ -189,21 +188,7 @@ export async function run(): Promise<BenchRow[]> {
   console.log(
     `admin list: ${int(DOCUMENTS)} documents of one shop over ${YEARS} years + ${int(OTHER_DOCUMENTS)} for each of ${OTHER_SHOPS.length} others; median of ${RUNS} runs per query`,
   );
-  console.log('  PGlite');
-  const rows = rowsFor('PGlite', await onFreshDatabase(undefined, measure));
-  const pgUrl = await findPostgres();
-  if (pgUrl) {
-    console.log('  PostgreSQL');
-    rows.push(...rowsFor('PostgreSQL', await onFreshDatabase(pgUrl, measure)));
-  } else {
-    rows.push({
-      row: 'admin list, PostgreSQL',
-      figure: 'PostgreSQL: not available',
-      baseline: 'set DATABASE_URL or TEST_DATABASE_URL',
-      result: '—',
-    });
-  }
-  return rows;
+  return onBothDatabases('admin list', measure, rowsFor);
 }
 
 if (import.meta.main) console.log(`\n${textTable(await run())}`);

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { type AppParts, SHOPIFY_API_VERSION, startApp } from '../src/app.ts';
 import { baseChildEnvironment, benchDatabaseUrl, loadConfig } from '../src/config/env.ts';
 import { type Database, openDatabase } from '../src/db/database.ts';
+import type { BenchRow } from './bench-table.ts';
 import type { GatewaySettings } from '../src/gateway/gateway-client.ts';
 import { silentLogger } from '../src/logger.ts';
 import { EncryptedSessionStorage } from '../src/shopify/session-storage.ts';
@@ -290,4 +291,30 @@ export async function onFreshDatabase<T>(serverUrl: string | undefined, measure:
     await database.close();
     await fresh.drop();
   }
+}
+
+/**
+ * `measure` on a fresh PGlite, then on a fresh PostgreSQL database when one answers: each one's rows, or a row named
+ * `${row}, PostgreSQL` saying it was not available.
+ */
+export async function onBothDatabases<T>(
+  row: string,
+  measure: (database: Database) => Promise<T>,
+  rowsFor: (target: 'PGlite' | 'PostgreSQL', measured: T) => BenchRow[],
+): Promise<BenchRow[]> {
+  console.log('  PGlite');
+  const rows = rowsFor('PGlite', await onFreshDatabase(undefined, measure));
+  const pgUrl = await findPostgres();
+  if (pgUrl) {
+    console.log('  PostgreSQL');
+    rows.push(...rowsFor('PostgreSQL', await onFreshDatabase(pgUrl, measure)));
+  } else {
+    rows.push({
+      row: `${row}, PostgreSQL`,
+      figure: 'PostgreSQL: not available',
+      baseline: 'set DATABASE_URL or TEST_DATABASE_URL',
+      result: '—',
+    });
+  }
+  return rows;
 }

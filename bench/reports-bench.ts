@@ -12,11 +12,10 @@ import {
   BENCH_API_KEY,
   BENCH_API_SECRET,
   benchKey,
-  findPostgres,
   int,
   mib,
   ms,
-  onFreshDatabase,
+  onBothDatabases,
   percentile,
   seedShop,
   startIntakeApp,
@@ -164,21 +163,7 @@ function rowsFor(target: string, m: Measured): BenchRow[] {
 
 export async function run(): Promise<BenchRow[]> {
   console.log(`reports: ${int(DOCUMENTS)} authorized documents of one shop, ${int(IN_MONTH)} in ${MONTH}`);
-  console.log('  PGlite');
-  const rows = rowsFor('PGlite', await onFreshDatabase(undefined, measure));
-  const pgUrl = await findPostgres();
-  if (pgUrl) {
-    console.log('  PostgreSQL');
-    rows.push(...rowsFor('PostgreSQL', await onFreshDatabase(pgUrl, measure)));
-  } else {
-    rows.push({
-      row: 'reports, PostgreSQL',
-      figure: 'PostgreSQL: not available',
-      baseline: 'set DATABASE_URL or TEST_DATABASE_URL',
-      result: '—',
-    });
-  }
-  return rows;
+  return onBothDatabases('reports', measure, rowsFor);
 }
 
 if (import.meta.main) console.log(`\n${textTable(await run())}`);
