@@ -1,7 +1,12 @@
 // The loop a queue runner lives in: a tick on a timer and on demand, never two at once. A wake during a tick asks
 // for one more tick after it (wakes in between coalesce), so work that arrives mid-tick is never left waiting
 // for the timer. A runner extends it with its own tick.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+
 export abstract class PollLoop {
+  /** Its name on the leases it takes: host, process and a random tag, so two runners of one process differ. */
+  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;

@@ -5,8 +5,6 @@
 // Once per row: a row is sent only under its lease and marked sent right after. A process that dies between the
 // SMTP server's acceptance and that mark sends the e-mail again when the lease runs out, with the same Message-ID
 // (made from the row's id), which mail clients that drop duplicates by Message-ID show once.
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import type { MailSettings } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import { type DocumentEmailRow, claimDueEmails, emailContent, markEmailAttemptFailed, markEmailSent } from '../documents/store/index.ts';
@@ -34,7 +32,6 @@ export interface EmailRunnerDeps {
 const BATCH = 4;
 
 export class EmailRunner extends PollLoop {
-  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly d: EmailRunnerDeps;
 
   constructor(deps: EmailRunnerDeps) {

@@ -1,7 +1,5 @@
 // The runner: polls for due documents, claims them with a lease, keeps the per-shop and gateway limits, runs the use
 // case step by step and applies each transition under the lease. It decides nothing about documents itself.
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import type { AppConfig } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import type { GatewayCallRecord, GatewayClient } from '../gateway/gateway-client.ts';
@@ -60,7 +58,6 @@ export interface RunnerDeps {
 const MAX_SKIPS_PER_CLAIM = 25;
 
 export class DocumentRunner extends PollLoop {
-  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly d: RunnerDeps;
   private readonly o: RunnerOptions;
   private readonly now: () => Date;

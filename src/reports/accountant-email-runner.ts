@@ -3,8 +3,6 @@
 // processes and restarts (report-email-store.ts); then due e-mails are claimed with a lease and sent through the
 // process's one SMTP transport, the sales book as CSV and XLSX attached. A failure is retried with backoff like the
 // buyers' e-mails, then the e-mail is failed (visible on the page, which can send it again).
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MailSettings } from '../config/env.ts';
@@ -47,7 +45,6 @@ async function collect(write: (out: Writable) => Promise<void>): Promise<Buffer>
 }
 
 export class AccountantEmailRunner extends PollLoop {
-  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly d: AccountantEmailRunnerDeps;
 
   constructor(deps: AccountantEmailRunnerDeps) {
