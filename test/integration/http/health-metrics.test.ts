@@ -32,6 +32,12 @@ describe.each(testDatabases)('/healthz and /metrics on $name', (target) => {
   });
 
   it('/healthz: ok with database, a ticking worker and an empty queue', async () => {
+    // A tick counts once its claims went through: the first may still be claiming right after start-up.
+    await waitFor(
+      async () => ((await get(`${h.app.url}/healthz`)).body as { worker: { lastTickAgoMs: number | null } }).worker.lastTickAgoMs !== null,
+      10_000,
+      'the worker to finish its first tick',
+    );
     const r = await get(`${h.app.url}/healthz`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
