@@ -48,7 +48,12 @@ export function flowRoot(ctx: AdminContext) {
         return { userErrors: errors };
       }
       const payload = args.payload as Record<string, unknown>;
-      ctx.state.flowTriggers.push({ shop: ctx.shop.domain, handle: args.handle!, payload: structuredClone(payload), at: ctx.state.stamp() });
+      ctx.state.flowTriggers.push({
+        shop: ctx.shop.domain,
+        handle: args.handle!,
+        payload: structuredClone(payload),
+        at: ctx.state.stamp(),
+      });
       return { userErrors: [] };
     },
   };
@@ -69,7 +74,11 @@ function checkTrigger(ctx: AdminContext, args: { handle?: string | null; payload
 }
 
 /** Each declared field present with a value of its type, and no key the extension does not declare. */
-export function payloadErrors(ctx: Pick<AdminContext, 'shop'>, trigger: FlowTriggerDefinition, payload: Record<string, unknown>): UserError[] {
+export function payloadErrors(
+  ctx: Pick<AdminContext, 'shop'>,
+  trigger: FlowTriggerDefinition,
+  payload: Record<string, unknown>,
+): UserError[] {
   const declared = new Set(trigger.fields.map((f) => f.key));
   const errors: UserError[] = Object.keys(payload)
     .filter((key) => !declared.has(key))
@@ -96,7 +105,8 @@ function valueProblem(ctx: Pick<AdminContext, 'shop'>, f: FlowTriggerField, valu
     default: {
       // A reference: the object's numeric id.
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) return 'must be the numeric id (not a GID)';
-      if (f.type === 'order_reference' && !ctx.shop.orders.has(`gid://shopify/Order/${value}`)) return `names no order of ${ctx.shop.domain}`;
+      if (f.type === 'order_reference' && !ctx.shop.orders.has(`gid://shopify/Order/${value}`))
+        return `names no order of ${ctx.shop.domain}`;
       return undefined;
     }
   }

@@ -7,7 +7,13 @@
 // call that outlives the lease) fires the trigger again when the lease runs out: at least once in that case.
 import type { Db } from '../db/database.ts';
 import type { FlowEvent } from '../db/flow-state.ts';
-import { type FlowEventRow, claimDueFlowEvents, flowEventContent, markFlowEventFailed, markFlowEventSent } from '../documents/store/index.ts';
+import {
+  type FlowEventRow,
+  claimDueFlowEvents,
+  flowEventContent,
+  markFlowEventFailed,
+  markFlowEventSent,
+} from '../documents/store/index.ts';
 import type { Logger } from '../logger.ts';
 import { PollLoop } from '../poll-loop.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
@@ -88,10 +94,7 @@ export class FlowRunner extends PollLoop {
     }
     await markFlowEventSent(this.d.db, row.id, this.owner, row.attempts + 1);
     this.d.onSent?.(row.event);
-    this.d.logger.info(
-      { flowEventId: row.id, documentId: row.documentId, shop: row.shop, trigger: trigger.handle },
-      'flow trigger sent',
-    );
+    this.d.logger.info({ flowEventId: row.id, documentId: row.documentId, shop: row.shop, trigger: trigger.handle }, 'flow trigger sent');
   }
 
   private async attemptFailed(row: FlowEventRow, reason: string, permanent: boolean): Promise<void> {
@@ -101,7 +104,15 @@ export class FlowRunner extends PollLoop {
     // Exponential backoff with jitter between half and all of the step.
     const step = Math.min(retryMaxMs, retryBaseMs * 2 ** (attempts - 1));
     const delay = failed ? 0 : Math.round(step * (0.5 + (this.d.random ?? Math.random)() / 2));
-    await markFlowEventFailed(this.d.db, row.id, this.owner, { attempts, failed, nextAttemptAt: new Date(Date.now() + delay), lastError: reason });
-    this.d.logger.warn({ flowEventId: row.id, documentId: row.documentId, shop: row.shop, attempts, failed }, `flow trigger not sent: ${reason}`);
+    await markFlowEventFailed(this.d.db, row.id, this.owner, {
+      attempts,
+      failed,
+      nextAttemptAt: new Date(Date.now() + delay),
+      lastError: reason,
+    });
+    this.d.logger.warn(
+      { flowEventId: row.id, documentId: row.documentId, shop: row.shop, attempts, failed },
+      `flow trigger not sent: ${reason}`,
+    );
   }
 }

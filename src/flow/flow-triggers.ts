@@ -82,5 +82,7 @@ function oneLine(text: string): string {
 
 function sized(handle: string, payload: FlowPayload): FlowTrigger {
   const bytes = Buffer.byteLength(JSON.stringify(payload));
-  return bytes > FLOW_PAYLOAD_MAX_BYTES ? { ok: false, problem: `the payload is ${bytes} bytes, over Flow's 50 KB` } : { ok: true, handle, payload };
+  return bytes > FLOW_PAYLOAD_MAX_BYTES
+    ? { ok: false, problem: `the payload is ${bytes} bytes, over Flow's 50 KB` }
+    : { ok: true, handle, payload };
 }

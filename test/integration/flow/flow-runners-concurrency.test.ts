@@ -24,10 +24,14 @@ describe.each(testDatabases)('Flow runners side by side on $name', (target) => {
     await h.installShop(SHOP, { flowTriggers: { enabled: false, language: 'es' } });
     const ids = Array.from({ length: ORDERS }, (_, i) => 7_200_000_000_000 + i);
     for (const id of ids) await h.simulator.orderPaid(SHOP, makePaidOrder({ id }), h.webhookAddress);
-    const done = await waitFor(async () => {
-      const rows = await db.select().from(documents).where(eq(documents.shop, SHOP));
-      return rows.length === ORDERS && rows.every((r) => r.status === 'completed') ? rows : undefined;
-    }, 60_000, 'the invoices');
+    const done = await waitFor(
+      async () => {
+        const rows = await db.select().from(documents).where(eq(documents.shop, SHOP));
+        return rows.length === ORDERS && rows.every((r) => r.status === 'completed') ? rows : undefined;
+      },
+      60_000,
+      'the invoices',
+    );
     // Flow was off while they completed: the test queues their events at once, so the runners meet them together.
     const settings = (await h.app.shops.get(SHOP))!.settings;
     await h.app.shops.saveSettings(SHOP, { ...settings, flowTriggers: { enabled: true, language: 'es' } });
@@ -54,10 +58,14 @@ describe.each(testDatabases)('Flow runners side by side on $name', (target) => {
     try {
       for (const r of runners) r.start();
       h.app.flow.wake();
-      await waitFor(async () => {
-        const rows = await db.select().from(flowEvents).where(eq(flowEvents.shop, SHOP));
-        return rows.filter((r) => r.status === 'sent').length === ORDERS - 1 || undefined;
-      }, 30_000, 'the events to be sent');
+      await waitFor(
+        async () => {
+          const rows = await db.select().from(flowEvents).where(eq(flowEvents.shop, SHOP));
+          return rows.filter((r) => r.status === 'sent').length === ORDERS - 1 || undefined;
+        },
+        30_000,
+        'the events to be sent',
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
     } finally {
       await Promise.all(runners.map((r) => r.stop()));

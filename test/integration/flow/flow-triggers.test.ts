@@ -31,16 +31,26 @@ describe.each(testDatabases)('Flow triggers on $name', (target) => {
   }
 
   const documentOf = async (orderGid: string, kind: DocumentRow['kind'] = 'invoice') =>
-    (await run.database.db.select().from(documents).where(and(eq(documents.orderGid, orderGid), eq(documents.kind, kind))))[0];
+    (
+      await run.database.db
+        .select()
+        .from(documents)
+        .where(and(eq(documents.orderGid, orderGid), eq(documents.kind, kind)))
+    )[0];
   const until = (orderGid: string, status: DocumentRow['status'], kind: DocumentRow['kind'] = 'invoice') =>
-    waitFor(async () => {
-      const row = await documentOf(orderGid, kind);
-      return row?.status === status ? row : undefined;
-    }, 20_000, `the ${kind} of ${orderGid} to be ${status}`);
+    waitFor(
+      async () => {
+        const row = await documentOf(orderGid, kind);
+        return row?.status === status ? row : undefined;
+      },
+      20_000,
+      `the ${kind} of ${orderGid} to be ${status}`,
+    );
   const eventsOf = (documentId: string) => run.database.db.select().from(flowEvents).where(eq(flowEvents.documentId, documentId));
   const sentEvent = (documentId: string) =>
     waitFor(async () => (await eventsOf(documentId)).find((e) => e.status === 'sent'), 20_000, 'the Flow event to be sent');
-  const triggersFor = (shop: string, orderId: number) => run.h.simulator.flowTriggers(shop).filter((t) => t.payload['order_id'] === orderId);
+  const triggersFor = (shop: string, orderId: number) =>
+    run.h.simulator.flowTriggers(shop).filter((t) => t.payload['order_id'] === orderId);
 
   async function paid(shop: string, lines = BOOK): Promise<{ id: number; gid: string }> {
     await install();
@@ -60,7 +70,10 @@ describe.each(testDatabases)('Flow triggers on $name', (target) => {
       ['flow-invoice-authorized', { order_id: id, 'Numero fiscal': '0000-001-0000000001', CUFE: invoice.cufe, PDF: pdf, Total: 12.34 }],
     ]);
     // The write-back came first: the trigger's call follows the metafieldsSet of the order.
-    const calls = run.h.simulator.calls().filter((c) => c.shop === SHOP).map((c) => c.operation);
+    const calls = run.h.simulator
+      .calls()
+      .filter((c) => c.shop === SHOP)
+      .map((c) => c.operation);
     expect(calls.lastIndexOf('flowTriggerReceive')).toBeGreaterThan(calls.lastIndexOf('metafieldsSet'));
   });
 
@@ -75,16 +88,22 @@ describe.each(testDatabases)('Flow triggers on $name', (target) => {
       const row = await until(order.gid, 'needs_attention');
       await sentEvent(row.id);
       const reason = render(asMessage(row.lastError)!, language);
-      expect(triggersFor(shop, order.id)).toMatchObject([{ handle: 'flow-invoice-needs-attention', payload: { order_id: order.id, Motivo: reason } }]);
+      expect(triggersFor(shop, order.id)).toMatchObject([
+        { handle: 'flow-invoice-needs-attention', payload: { order_id: order.id, Motivo: reason } },
+      ]);
     }
     expect(triggersFor(SHOP, es.id)[0]!.payload['Motivo']).toBe(
       'Un monto de este pedido es demasiado grande para facturarlo. Emita esta factura manualmente.',
     );
-    expect(triggersFor(SHOP_EN, en.id)[0]!.payload['Motivo']).toBe('An amount in this order is too large to be invoiced. Issue this invoice by hand.');
+    expect(triggersFor(SHOP_EN, en.id)[0]!.payload['Motivo']).toBe(
+      'An amount in this order is too large to be invoiced. Issue this invoice by hand.',
+    );
     // A person retries it; it stops again: the event is once per document.
     const row = await documentOf(es.gid);
     expect(await retryDocuments(run.database.db, { ids: [row!.id] })).toBe(1);
-    await waitFor(async () => ((await documentOf(es.gid))!.attempts === 1 && (await documentOf(es.gid))!.status === 'needs_attention') || undefined);
+    await waitFor(
+      async () => ((await documentOf(es.gid))!.attempts === 1 && (await documentOf(es.gid))!.status === 'needs_attention') || undefined,
+    );
     run.h.app.flow.wake();
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(triggersFor(SHOP, es.id)).toHaveLength(1);
@@ -140,7 +159,9 @@ describe.each(testDatabases)('Flow triggers on $name', (target) => {
     const event = await sentEvent(invoice.id);
     expect(event.attempts).toBeGreaterThanOrEqual(3);
     // Every refused call was refused before Flow took it: the trigger arrived once.
-    expect(run.h.simulator.calls().filter((c) => c.operation === 'flowTriggerReceive' && c.shop === SHOP_OFF && c.status === 503).length).toBeGreaterThanOrEqual(8);
+    expect(
+      run.h.simulator.calls().filter((c) => c.operation === 'flowTriggerReceive' && c.shop === SHOP_OFF && c.status === 503).length,
+    ).toBeGreaterThanOrEqual(8);
     expect(triggersFor(SHOP_OFF, id)).toHaveLength(1);
   }, 60_000);
 });
