@@ -4,11 +4,18 @@
 // is checked against what the app declares, so a renamed key or a wrong type fails a test instead of agreeing.
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse } from 'smol-toml';
 
 /** The commerce objects a trigger may reference; each is given in the payload as `<object>_id`. */
 const REFERENCES = ['customer_reference', 'order_reference', 'product_reference', 'company_reference', 'company_contact_reference'];
 /** The custom field types a trigger may declare. */
 const CUSTOM_TYPES = ['boolean', 'email', 'single_line_text_field', 'url', 'number_decimal'];
+
+/** What an extension's toml holds, as far as a trigger goes (Shopify's CLI refuses the rest). */
+interface ExtensionToml {
+  extensions?: Record<string, string | undefined>[];
+  settings?: { fields?: Record<string, string | undefined>[] };
+}
 
 export interface FlowTriggerField {
   type: string;
@@ -29,16 +36,20 @@ export function loadFlowTriggers(dir: string): Map<string, FlowTriggerDefinition
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name, 'shopify.extension.toml');
     if (!entry.isDirectory() || !fs.existsSync(file)) continue;
-    const toml = readToml(fs.readFileSync(file, 'utf8'), file);
-    const extension = toml.extensions[0];
-    if (extension?.['type'] !== 'flow_trigger') continue;
-    const definition = triggerOf(extension, toml.fields, file);
+    const toml = parse(fs.readFileSync(file, 'utf8')) as ExtensionToml;
+    const extension = toml.extensions?.[0];
+    if (extension?.type !== 'flow_trigger') continue;
+    const definition = triggerOf(extension, toml.settings?.fields ?? [], file);
     found.set(definition.handle, definition);
   }
   return found;
 }
 
-function triggerOf(extension: Record<string, string>, rawFields: Record<string, string>[], file: string): FlowTriggerDefinition {
+function triggerOf(
+  extension: Record<string, string | undefined>,
+  rawFields: Record<string, string | undefined>[],
+  file: string,
+): FlowTriggerDefinition {
   const { handle, name } = extension;
   if (!handle || !/^[A-Za-z0-9-]{1,30}$/.test(handle)) throw new Error(`${file}: handle must be 1–30 letters, digits or hyphens`);
   if (!name) throw new Error(`${file}: name is required`);
@@ -51,34 +62,4 @@ function triggerOf(extension: Record<string, string>, rawFields: Record<string, 
     return { type, key };
   });
   return { handle, name, fields };
-}
-
-/**
- * The subset of TOML an extension's file uses: comments, `[[extensions]]`, `[settings]`, `[[settings.fields]]` and
- * `key = "string"` lines (other tables, like a UI extension's, are passed over). Anything else in those tables throws.
- */
-function readToml(text: string, file: string): { extensions: Record<string, string>[]; fields: Record<string, string>[] } {
-  const extensions: Record<string, string>[] = [];
-  const fields: Record<string, string>[] = [];
-  let table: Record<string, string> | undefined;
-  for (const [n, raw] of text.split('\n').entries()) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const header = /^(\[\[?)\s*([A-Za-z0-9_.]+)\s*\]\]?$/.exec(line);
-    if (header) {
-      const [, brackets, name] = header;
-      table = undefined;
-      if (brackets === '[[' && name === 'extensions') extensions.push((table = {}));
-      else if (brackets === '[[' && name === 'settings.fields') fields.push((table = {}));
-      continue;
-    }
-    const pair = /^([A-Za-z0-9_]+)\s*=\s*(.*)$/.exec(line);
-    if (!pair) throw new Error(`${file}:${n + 1}: not a TOML line this reader knows: ${line}`);
-    if (!table) continue;
-    const [, key, value] = pair;
-    const quoted = /^"((?:[^"\\]|\\.)*)"\s*(#.*)?$/.exec(value!);
-    if (!quoted) throw new Error(`${file}:${n + 1}: ${key} must be a "string"`);
-    table[key!] = JSON.parse(`"${quoted[1]}"`) as string;
-  }
-  return { extensions, fields };
 }
