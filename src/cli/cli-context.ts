@@ -29,6 +29,8 @@ export interface CliIo {
   err(line: string): void;
   /** All of standard input (for `--access-token -`). */
   stdin(): Promise<string>;
+  /** Ask a yes/no question on a terminal; absent when standard input is not one (a script goes on without asking). */
+  confirm?(question: string): Promise<boolean>;
 }
 
 export const processIo: CliIo = {
@@ -39,7 +41,18 @@ export const processIo: CliIo = {
     for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
     return Buffer.concat(chunks).toString('utf8');
   },
+  ...(process.stdin.isTTY ? { confirm: askOnTerminal } : {}),
 };
+
+async function askOnTerminal(question: string): Promise<boolean> {
+  const readline = await import('node:readline/promises');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^(y|yes|s|si|sí)$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
 
 export interface CliContext {
   config: AppConfig;
