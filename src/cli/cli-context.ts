@@ -104,7 +104,13 @@ export async function openCliContext(source?: Record<string, string | undefined>
 
 /** The same output with every line made safe for a terminal: what commands print goes through it. */
 export function terminalIo(io: CliIo): CliIo {
-  return { out: (text) => io.out(terminalLines(text)), err: (text) => io.err(terminalLines(text)), stdin: io.stdin };
+  const confirm = io.confirm?.bind(io);
+  return {
+    out: (text) => io.out(terminalLines(text)),
+    err: (text) => io.err(terminalLines(text)),
+    stdin: io.stdin,
+    ...(confirm ? { confirm: (question: string) => confirm(terminalText(question)) } : {}),
+  };
 }
 
 /** Run a command body: its exit code, or the code and one line on stderr for what it threw. */

@@ -159,14 +159,25 @@ export async function runPdfs(sel: CliSelection, out: string, io: CliIo, open: O
       ...missing.map((id) => ({ id, order: null, fiscalNumber: null, reason: render(message('bulk_not_found'), 'en') })),
       ...rows
         .filter((r) => !r.hasPdf)
-        .map((r) => ({ id: r.id, order: r.orderName, fiscalNumber: r.fiscalNumber === null ? null : formatFiscalNumber(r), reason: noPdf })),
+        .map((r) => ({
+          id: r.id,
+          order: r.orderName,
+          fiscalNumber: r.fiscalNumber === null ? null : formatFiscalNumber(r),
+          reason: noPdf,
+        })),
     ];
     for (const l of leftOut) io.out(`left out  ${l.id}  ${l.order ?? ''}  ${l.reason}`);
     if (zipped.length === 0) {
       io.out(rows.length + missing.length === 0 ? 'No documents match; no file written.' : 'None has a PDF; no file written.');
       return EXIT_FAILED;
     }
-    const note = leftOut.length === 0 ? undefined : leftOutNote(leftOut.map((l) => ({ ...l, kind: null, code: '' })), 'en');
+    const note =
+      leftOut.length === 0
+        ? undefined
+        : leftOutNote(
+            leftOut.map((l) => ({ ...l, kind: null, code: '' })),
+            'en',
+          );
     // Written beside, then renamed: a failure never leaves a short ZIP under the name asked for.
     const partial = `${out}.partial`;
     try {

@@ -81,7 +81,8 @@ function optionalShop(values: Record<string, string>): string | undefined {
 }
 
 async function list(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const usage = 'invoices list [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--from/--to YYYY-MM-DD] [--search <text>] [--limit <n>] [--json]';
+  const usage =
+    'invoices list [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--from/--to YYYY-MM-DD] [--search <text>] [--limit <n>] [--json]';
   const { values, flags } = parseCommandArgs(args, { values: [...FILTER_OPTIONS, 'limit'], flags: ['json'] }, usage);
   const { shop, filters } = cliFilters(values, FILTER_PARSERS);
   const { status, kind } = filters;

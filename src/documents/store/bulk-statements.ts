@@ -79,7 +79,12 @@ export async function bulkRowsByFilter(db: Db, f: DocumentFilter, limit: number)
 
 /** How many documents match the filters, counted up to `cap` (a count past the bulk limit needs no exact figure). */
 export async function countMatching(db: Db, f: DocumentFilter, cap: number): Promise<number> {
-  const capped = db.select({ one: sql`1` }).from(documents).where(filterCondition(f)).limit(cap).as('capped');
+  const capped = db
+    .select({ one: sql`1` })
+    .from(documents)
+    .where(filterCondition(f))
+    .limit(cap)
+    .as('capped');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
   return Number(row?.n ?? 0);
 }

@@ -38,11 +38,18 @@ describe.each(testDatabases)('bulk actions over HTTP on $name', (target) => {
       body: text,
     });
     const bytes = Buffer.from(await res.arrayBuffer());
-    const json = (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(bytes.toString('utf8')) as Record<string, unknown>) : {};
+    const json = (res.headers.get('content-type') ?? '').includes('json')
+      ? (JSON.parse(bytes.toString('utf8')) as Record<string, unknown>)
+      : {};
     return { status: res.status, body: json, headers: res.headers, bytes };
   }
   const post = (path: string, body: unknown, language?: string) => call('POST', `/api/invoices/bulk/${path}`, body, { language });
-  const named = (d: DocumentRow) => ({ id: d.id, kind: 'invoice', order: d.orderName, fiscalNumber: d.fiscalNumber === null ? null : formatFiscalNumber(d) });
+  const named = (d: DocumentRow) => ({
+    id: d.id,
+    kind: 'invoice',
+    order: d.orderName,
+    fiscalNumber: d.fiscalNumber === null ? null : formatFiscalNumber(d),
+  });
   const statusOf = async (id: string) => (await world.database.db.select().from(documents).where(eq(documents.id, id)))[0]!.status;
   const sandboxCount = async () =>
     ((await (await fetch(`${world.h.sandbox.url}/_sandbox/documents`)).json()) as { documents: unknown[] }).documents.length;
@@ -50,7 +57,11 @@ describe.each(testDatabases)('bulk actions over HTTP on $name', (target) => {
   it('counts what matches the list’s filters, as the page offers "select all N"', async () => {
     expect((await call('GET', '/api/invoices/bulk/count?status=completed')).body).toEqual({ count: 50, more: false, max: 500 });
     expect((await call('GET', '/api/invoices/bulk/count')).body).toEqual({ count: 55, more: false, max: 500 });
-    expect((await call('GET', '/api/invoices/bulk/count?status=needs_attention&kind=invoice')).body).toEqual({ count: 5, more: false, max: 500 });
+    expect((await call('GET', '/api/invoices/bulk/count?status=needs_attention&kind=invoice')).body).toEqual({
+      count: 5,
+      more: false,
+      max: 500,
+    });
     const bad = await call('GET', '/api/invoices/bulk/count?status=bogus');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('status: must be one of pending, waiting, needs_attention, failed, completed, skipped');
@@ -104,13 +115,21 @@ describe.each(testDatabases)('bulk actions over HTTP on $name', (target) => {
     expect(await resendsOf(world, ids)).toHaveLength(50);
     await waitFor(async () => world.catcher.messages().length === 100, 60_000, '50 resent e-mails');
     const resent = world.catcher.messages().slice(50);
-    expect(new Set(resent.flatMap((m) => m.envelope.to))).toEqual(new Set(world.authorized.map((d) => `cliente-${d.orderGid.split('/').at(-1)}@example.com`)));
+    expect(new Set(resent.flatMap((m) => m.envelope.to))).toEqual(
+      new Set(world.authorized.map((d) => `cliente-${d.orderGid.split('/').at(-1)}@example.com`)),
+    );
 
     const stopped = await post('resend', { ids: world.stopped.slice(0, 1).map((d) => d.id) }, 'es');
     expect(stopped.body).toEqual({
       done: 0,
       queued: 0,
-      refused: [{ ...named(world.stopped[0]!), code: 'action_resend_not_authorized', reason: 'Solo un documento autorizado, con su PDF, se puede enviar por correo.' }],
+      refused: [
+        {
+          ...named(world.stopped[0]!),
+          code: 'action_resend_not_authorized',
+          reason: 'Solo un documento autorizado, con su PDF, se puede enviar por correo.',
+        },
+      ],
     });
   }, 90_000);
 
@@ -178,6 +197,11 @@ describe.each(testDatabases)('bulk actions over HTTP on $name', (target) => {
     expect(broken.status).toBe(400);
     const none = await call('POST', '/api/invoices/bulk/resend');
     expect([none.status, none.body.error]).toEqual([400, '(body): send a JSON object']);
-    expect(await resendsOf(world, world.authorized.map((d) => d.id))).toHaveLength(50);
+    expect(
+      await resendsOf(
+        world,
+        world.authorized.map((d) => d.id),
+      ),
+    ).toHaveLength(50);
   }, 60_000);
 });
