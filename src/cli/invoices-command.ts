@@ -85,7 +85,7 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
     'invoices list [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--from/--to YYYY-MM-DD] [--search <text>] [--limit <n>] [--json]';
   const { values, flags } = parseCommandArgs(args, { values: [...FILTER_OPTIONS, 'limit'], flags: ['json'] }, usage);
   const { shop, filters } = cliFilters(values, FILTER_PARSERS);
-  const { status, kind } = filters;
+  const { kind } = filters;
   const where = documentFilter(shop, filters);
   const limit = values['limit'] === undefined ? 50 : Number(values['limit']);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliInputError('--limit must be a whole number from 1 to 10000');

@@ -107,7 +107,10 @@ export function bulkActions(o) {
 
   pageBox.addEventListener('change', async () => {
     selection.allMatching = null;
-    for (const r of pageRows) pageBox.checked ? selection.ids.add(r.id) : selection.ids.delete(r.id);
+    for (const r of pageRows) {
+      if (pageBox.checked) selection.ids.add(r.id);
+      else selection.ids.delete(r.id);
+    }
     update();
     if (pageBox.checked && hasMore && !matching) {
       const query = new URLSearchParams(Object.entries(o.filters).filter(([, v]) => v));
@@ -222,7 +225,8 @@ export function bulkActions(o) {
           selection.allMatching = null;
           for (const r of pageRows) selection.ids.add(r.id);
         }
-        box.checked ? selection.ids.add(inv.id) : selection.ids.delete(inv.id);
+        if (box.checked) selection.ids.add(inv.id);
+        else selection.ids.delete(inv.id);
         update();
       });
       return h('td', { class: 'bulk-cell', onclick: (/** @type {Event} */ e) => e.stopPropagation() }, box);

@@ -85,7 +85,9 @@ describe.skipIf(!hasChromium).each(testDatabases)('bulk actions in the admin pag
     await expect.poll(() => page.locator('#bulk-result-title').textContent(), WAIT).toBe(`Reintentados: ${stopped.length}`);
     expect(await page.locator('#bulk-result-refused').textContent()).toBe(`No se hizo con ${authorized.length}:`);
     expect(await refusedIds(page)).toEqual(authorized.map((d) => d.id));
-    expect(await page.locator('#bulk-result .bulk-result__reason').first().textContent()).toBe('Está autorizado: no hay nada que reintentar.');
+    expect(await page.locator('#bulk-result .bulk-result__reason').first().textContent()).toBe(
+      'Está autorizado: no hay nada que reintentar.',
+    );
     await shot(page, 'retry-result');
     for (const d of stopped)
       await waitFor(
@@ -102,12 +104,21 @@ describe.skipIf(!hasChromium).each(testDatabases)('bulk actions in the admin pag
     expect(await page.locator('#bulk-result .bulk-result__reason').first().textContent()).toBe(
       'Solo un documento autorizado, con su PDF, se puede enviar por correo.',
     );
-    expect(await resendsOf(world, authorized.map((d) => d.id))).toHaveLength(authorized.length);
+    expect(
+      await resendsOf(
+        world,
+        authorized.map((d) => d.id),
+      ),
+    ).toHaveLength(authorized.length);
 
     // The ZIP: each authorized one's PDF, byte-identical to its link; the others listed.
     const entries = await downloadZip(page);
     expect([...entries.keys()].sort()).toEqual([...authorized.map((d) => pdfFileName(d)), 'documentos-sin-pdf.txt'].sort());
-    const links = await pdfLinks(world, SHOP, authorized.map((d) => d.id));
+    const links = await pdfLinks(
+      world,
+      SHOP,
+      authorized.map((d) => d.id),
+    );
     for (const d of authorized)
       expect(entries.get(pdfFileName(d))!.equals(Buffer.from(await (await fetch(links.get(d.id)!)).arrayBuffer()))).toBe(true);
     expect(entries.get('documentos-sin-pdf.txt')!.toString().trim().split('\r\n')).toHaveLength(stopped.length);

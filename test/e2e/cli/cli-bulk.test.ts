@@ -100,7 +100,7 @@ describe.each(testDatabases)('invoices retry|resend|pdfs on several documents, o
 
     const stopped = await cli('resend', '--shop', SHOP, '--status', 'needs_attention');
     expect(stopped.out.at(-1)).toBe('0 resent, 2 refused (of 2).');
-    expect(stopped.out[0]).toMatch(/  Only an authorized document, with its PDF, can be e-mailed\.$/);
+    expect(stopped.out[0]).toMatch(/ {2}Only an authorized document, with its PDF, can be e-mailed\.$/);
     expect(stopped.code).toBe(1);
   });
 
