@@ -7,7 +7,7 @@
 import type { Shopify } from '@shopify/shopify-api';
 import express, { type Request, type Response, Router } from 'express';
 import type { Db } from '../db/database.ts';
-import { type BulkOutcome, resendOne, retryOne } from '../documents/bulk-actions.ts';
+import { type BulkOutcome, resendOne, retryOne } from './bulk-outcomes.ts';
 import { type BulkRow, countByStatus, countMatching } from '../documents/store/index.ts';
 import type { Logger } from '../logger.ts';
 import { render } from '../messages/catalogue.ts';

@@ -7,7 +7,7 @@ import { type BulkFilters, documentFilter } from '../admin/bulk-selection.ts';
 import { leftOutNote } from '../admin/bulk-api.ts';
 import { calendarDate } from '../admin/request-guards.ts';
 import type { DocumentKind, DocumentStatus } from '../db/document-state.ts';
-import { type BulkOutcome, resendOne, retryOne } from '../documents/bulk-actions.ts';
+import { type BulkOutcome, resendOne, retryOne } from '../admin/bulk-outcomes.ts';
 import { type BulkRow, bulkRowsByFilter, bulkRowsByIds, formatFiscalNumber } from '../documents/store/index.ts';
 import { render } from '../messages/catalogue.ts';
 import { message } from '../messages/message.ts';

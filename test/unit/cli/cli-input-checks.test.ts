@@ -76,7 +76,7 @@ describe('CLI input checks, in process: refused before any data is opened', () =
       ['retry', '--failed', '--status', 'completed'],
       /^invoices retry: --status must be one of Needs attention \(needs_attention\), Failed \(failed\)$/m,
     ],
-    [['lst'], /^invoices: unknown command "lst" \(the commands are list, show, retry, resend, correct, reinvoice\)\n\nusage:/],
+    [['lst'], /^invoices: unknown command "lst" \(the commands are list, show, retry, resend, pdfs, correct, reinvoice\)\n\nusage:/],
   ])('invoices %j → exit 2', async (args, message) => {
     const result = await run('invoices', args);
     expect(result.code).toBe(2);

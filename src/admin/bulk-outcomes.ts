@@ -4,8 +4,8 @@
 import { resendDocument } from '../buyer-email/resend.ts';
 import type { Db } from '../db/database.ts';
 import { type Message, message } from '../messages/message.ts';
-import { resendVerdict, retryVerdict } from './document-actions.ts';
-import { type BulkRow, findDocument, retryShopDocument } from './store/index.ts';
+import { resendVerdict, retryVerdict } from '../documents/document-actions.ts';
+import { type BulkRow, findDocument, retryShopDocument } from '../documents/store/index.ts';
 
 export type BulkOutcome = { done: true; queued: boolean } | { done: false; reason: Message };
 
