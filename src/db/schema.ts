@@ -23,7 +23,9 @@ import { BUYER_REQUEST_OUTCOMES } from './buyer-request-state.ts';
 import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
 import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
 
-export { fiscalSequences, fiscalSeriesChanges, fiscalSkips };
+import { flowEvents } from './schema-flow.ts';
+
+export { fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents };
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(
