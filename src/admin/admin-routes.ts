@@ -16,6 +16,7 @@ import {
   devSessionTokenRoute,
   isEmbeddedLoad,
 } from './admin-page.ts';
+import { bulkApiRouter } from './bulk-api.ts';
 import { type EmailApiDeps, emailApiRouter } from './email-api.ts';
 import { clientCorrectionRouter } from './client-correction-api.ts';
 import { type SeriesApiDeps, seriesApiRouter } from './series-api.ts';
@@ -58,6 +59,8 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
   // Bearer tokens, no cookies: allowing the extensions' origin lets no other site act as the merchant.
   app.use('/api', cors({ origin: EXTENSIONS_ORIGIN, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }));
   app.use('/api', installOnFirstToken(deps, ensureOfflineSession));
+  // The bulk routes first: `/invoices/:id/...` would take "bulk" for an id.
+  app.use('/api', bulkApiRouter(deps));
   app.use('/api', orderDocumentsRouter(deps), documentQrRouter(deps), emailApiRouter(deps), adminApiRouter(deps));
   app.use('/api', clientCorrectionRouter(deps), seriesApiRouter(deps), reportsApiRouter(deps));
   // Unknown /api paths answer JSON, except the OAuth routes mounted after this.

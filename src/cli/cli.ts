@@ -19,7 +19,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   invoices: {
     summary:
-      'invoices list|show|retry|resend|correct|reinvoice …   read invoices, put failed ones back in the queue, e-mail one again, correct their client, re-issue an authorized one to another client',
+      "invoices list|show|retry|resend|pdfs|correct|reinvoice …   read invoices, put failed ones back in the queue, e-mail them again (one, several or the list's filters), zip their PDFs, correct their client, re-issue an authorized one to another client",
     load: () => import('./invoices-command.ts'),
   },
   series: {
