@@ -18,6 +18,7 @@ import {
 } from './admin-page.ts';
 import { type EmailApiDeps, emailApiRouter } from './email-api.ts';
 import { clientCorrectionRouter } from './client-correction-api.ts';
+import { backfillApiRouter } from './backfill-api.ts';
 import { type SeriesApiDeps, seriesApiRouter } from './series-api.ts';
 import { documentQrRouter } from './document-qr-api.ts';
 import { orderDocumentsRouter } from './order-documents-api.ts';
@@ -31,7 +32,9 @@ export interface AdminDeps extends AdminApiDeps {
   sessions: EmbeddedInstallDeps['sessions'];
   /** The accountant's e-mail runner: whether this server has SMTP, and a nudge (absent: no SMTP). */
   accountantEmails?: ReportsApiDeps['accountantEmails'];
-  /** The clock of the reports' months (tests set it); the system's otherwise. */
+  /** Start reading a backfill at once in this process. */
+  wakeBackfill?: () => void;
+  /** The clock of the reports' months and the backfill's ranges (tests set it); the system's otherwise. */
   now?: () => Date;
   /** Demo and tests: serve GET /admin/dev-session-token. Never true in production. */
   devSessionTokens: boolean;
@@ -59,7 +62,7 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
   app.use('/api', cors({ origin: EXTENSIONS_ORIGIN, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }));
   app.use('/api', installOnFirstToken(deps, ensureOfflineSession));
   app.use('/api', orderDocumentsRouter(deps), documentQrRouter(deps), emailApiRouter(deps), adminApiRouter(deps));
-  app.use('/api', clientCorrectionRouter(deps), seriesApiRouter(deps), reportsApiRouter(deps));
+  app.use('/api', clientCorrectionRouter(deps), seriesApiRouter(deps), reportsApiRouter(deps), backfillApiRouter(deps));
   // Unknown /api paths answer JSON, except the OAuth routes mounted after this.
   app.use('/api', (req, res, next) => {
     if (`/api${req.path}`.startsWith(AUTH_PATH)) return next();
