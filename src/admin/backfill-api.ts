@@ -63,11 +63,15 @@ export function backfillApiRouter(deps: BackfillApiDeps): Router {
     try {
       const dry = await dryRunBackfill({ db: deps.db, admin: deps.shopifyAdmin }, shop, checked.shop.settings, checked.range);
       const language = requestLanguage(req);
-      res.set('Cache-Control', 'no-store').json({ from: checked.range.from, to: checked.range.to, ...dryRunJson(dry, (m) => render(m, language)) });
+      res
+        .set('Cache-Control', 'no-store')
+        .json({ from: checked.range.from, to: checked.range.to, ...dryRunJson(dry, (m) => render(m, language)) });
     } catch (error) {
       if (!(error instanceof BackfillReadError)) throw error;
       deps.logger.warn({ shop, error: error.message }, 'admin: backfill dry run could not read the orders');
-      res.status(502).json({ error: render(message('backfill_no_access', { detail: error.message }), requestLanguage(req)), code: 'shopify' });
+      res
+        .status(502)
+        .json({ error: render(message('backfill_no_access', { detail: error.message }), requestLanguage(req)), code: 'shopify' });
     }
   });
 
@@ -76,15 +80,25 @@ export function backfillApiRouter(deps: BackfillApiDeps): Router {
     const body = req.body as { from: unknown; to: unknown; expected?: unknown };
     const expected = body.expected;
     if (expected !== undefined && !(typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0)) {
-      return void res.status(400).json({ error: 'expected: must be a whole number of 0 or more', problems: [{ path: 'expected', message: 'must be a whole number of 0 or more' }] });
+      return void res
+        .status(400)
+        .json({
+          error: 'expected: must be a whole number of 0 or more',
+          problems: [{ path: 'expected', message: 'must be a whole number of 0 or more' }],
+        });
     }
     const checked = await checkBackfill(checkDeps, shop, body, now(), 'start');
     if (!checked.ok) return refuse(req, res, checked.refusal);
     const started = await startBackfill(deps.db, shop, checked.range, expected);
     if (!started.ok) return refuse(req, res, started.refusal);
-    deps.logger.info({ shop, backfill: started.backfill.id, from: checked.range.from, to: checked.range.to, attached: started.attached }, 'admin: backfill started');
+    deps.logger.info(
+      { shop, backfill: started.backfill.id, from: checked.range.from, to: checked.range.to, attached: started.attached },
+      'admin: backfill started',
+    );
     deps.wakeBackfill?.();
-    res.status(started.attached ? 200 : 202).json({ attached: started.attached, backfill: await backfillProgress(deps.db, started.backfill, now()) });
+    res
+      .status(started.attached ? 200 : 202)
+      .json({ attached: started.attached, backfill: await backfillProgress(deps.db, started.backfill, now()) });
   });
 
   router.get('/backfill', auth, async (_req, res) => {

@@ -58,7 +58,12 @@ export async function listOrdersPage(
   if (!parsed.success) return { ok: false, retryable: false, message: 'listing paid orders: unexpected answer shape' };
   const orders = parsed.data.orders.edges.map(({ node }) => {
     const money = node.totalPriceSet?.shopMoney;
-    return { id: node.id, name: node.name ?? node.id, totalCents: money ? parseCents(money.amount) : undefined, currency: money?.currencyCode };
+    return {
+      id: node.id,
+      name: node.name ?? node.id,
+      totalCents: money ? parseCents(money.amount) : undefined,
+      currency: money?.currencyCode,
+    };
   });
   const { hasNextPage, endCursor } = parsed.data.orders.pageInfo;
   return { ok: true, data: { orders, next: hasNextPage && endCursor ? endCursor : null } };

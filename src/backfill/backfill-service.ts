@@ -37,14 +37,24 @@ export async function checkBackfill(
   if (!read.ok) return { ok: false, refusal: { status: 400, code: 'bad_range', field: read.field, error: read.error } };
   const found = await deps.shops.get(shop);
   if (!found?.installed)
-    return { ok: false, refusal: { status: 400, code: 'shop_not_installed', field: 'shop', error: message('backfill_shop_not_installed', { shop }) } };
+    return {
+      ok: false,
+      refusal: { status: 400, code: 'shop_not_installed', field: 'shop', error: message('backfill_shop_not_installed', { shop }) },
+    };
   if (purpose === 'start' && !found.enabled)
     return { ok: false, refusal: { status: 409, code: 'shop_disabled', error: message('backfill_shop_disabled', { shop }) } };
   const scopes = await deps.grantedScopes(shop);
-  if (!scopes) return { ok: false, refusal: { status: 400, code: 'shop_not_installed', field: 'shop', error: message('backfill_shop_not_installed', { shop }) } };
+  if (!scopes)
+    return {
+      ok: false,
+      refusal: { status: 400, code: 'shop_not_installed', field: 'shop', error: message('backfill_shop_not_installed', { shop }) },
+    };
   if (needsAllOrders(read.range, now) && !scopes.includes(ALL_ORDERS_SCOPE)) {
     const earliest = panamaDate(new Date(now.getTime() - RECENT_ORDER_DAYS * 86_400_000 + 86_400_000));
-    return { ok: false, refusal: { status: 400, code: 'needs_read_all_orders', field: 'from', error: message('backfill_needs_all_orders', { earliest }) } };
+    return {
+      ok: false,
+      refusal: { status: 400, code: 'needs_read_all_orders', field: 'from', error: message('backfill_needs_all_orders', { earliest }) },
+    };
   }
   return { ok: true, range: read.range, shop: found };
 }
@@ -65,7 +75,10 @@ export async function startBackfill(db: Db, shop: string, range: BackfillRange, 
 }
 
 /** Stop the shop's running backfill: no more reading, and its documents that never reached the gateway removed. */
-export async function cancelBackfill(db: Db, shop: string): Promise<{ ok: true; backfill: BackfillRow; removed: number } | { ok: false; refusal: BackfillRefusal }> {
+export async function cancelBackfill(
+  db: Db,
+  shop: string,
+): Promise<{ ok: true; backfill: BackfillRow; removed: number } | { ok: false; refusal: BackfillRefusal }> {
   const running = await runningBackfill(db, shop);
   if (!running || !(await finishBackfill(db, running.id, 'cancelled')))
     return { ok: false, refusal: { status: 409, code: 'no_backfill', error: message('backfill_none_running') } };

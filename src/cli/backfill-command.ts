@@ -64,7 +64,11 @@ export async function run(args: string[]): Promise<number> {
 export async function runBackfill(args: readonly string[], given: BackfillIo, open: OpenContext): Promise<number> {
   const io: BackfillIo = { ...given, ...terminalIo(given) };
   return runCommand(io, 'backfill', async () => {
-    const { values, flags } = parseCommandArgs(args, { values: ['shop', 'from', 'to'], flags: ['dry-run', 'json', 'yes', 'cancel'] }, USAGE);
+    const { values, flags } = parseCommandArgs(
+      args,
+      { values: ['shop', 'from', 'to'], flags: ['dry-run', 'json', 'yes', 'cancel'] },
+      USAGE,
+    );
     const shop = requireShop(values, USAGE);
     const json = flags.has('json');
     if (flags.has('cancel')) return withContext(open, io, (ctx) => cancel(ctx, io, shop, json));
@@ -121,7 +125,10 @@ export async function runBackfill(args: readonly string[], given: BackfillIo, op
 
 function adminOf(ctx: CliContext, io: BackfillIo): ShopifyAdmin {
   if (io.admin) return io.admin(ctx);
-  if (!ctx.config.shopify) throw new CliFailure('the backfill reads orders through the Admin API: set SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL as for the app');
+  if (!ctx.config.shopify)
+    throw new CliFailure(
+      'the backfill reads orders through the Admin API: set SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL as for the app',
+    );
   return adminForConfig(ctx.config.shopify, { config: ctx.config, db: ctx.database.db, sessions: ctx.sessions, logger: ctx.logger });
 }
 
@@ -144,7 +151,8 @@ async function follow(ctx: CliContext, io: BackfillIo, id: string, quiet: boolea
     if (!quiet) io.err(progressLine(p));
     if (p.status !== 'running') return p;
     if (readOnly && p.read) {
-      if (!quiet) io.err(`${p.total} documents enqueued; the app issues them when it starts (the embedded database serves one process at a time)`);
+      if (!quiet)
+        io.err(`${p.total} documents enqueued; the app issues them when it starts (the embedded database serves one process at a time)`);
       return p;
     }
     await new Promise((r) => setTimeout(r, io.pollMs ?? 1000));

@@ -34,7 +34,12 @@ export function backfillOrders(now: number, count = 500): BackfillOrder[] {
       kind === 'tax_rate'
         ? [{ title: 'Camisa importada', price: 1000, quantity: 1, ratePercent: 8 }]
         : [{ title: 'Camisa de lino', price: 2450 + (i % 13) * 5, quantity: 1 + (i % 3), ratePercent: 7 }];
-    let body: Record<string, unknown> = { ...makePaidOrder({ id, lines }), created_at: created, processed_at: created, updated_at: created };
+    let body: Record<string, unknown> = {
+      ...makePaidOrder({ id, lines }),
+      created_at: created,
+      processed_at: created,
+      updated_at: created,
+    };
     if (kind === 'currency') body = JSON.parse(JSON.stringify(body).replaceAll('"USD"', '"EUR"')) as Record<string, unknown>;
     if (kind === 'refunded') body = { ...body, financial_status: 'refunded' };
     return { id, kind, body, totalCents: parseCents(String(body['total_price']))! };

@@ -33,7 +33,11 @@ describe.each(testDatabases)('backfill over HTTP on $name', (target) => {
     const token = await h.simulator.sessionToken(SHOP);
     const response = await fetch(`${h.app.url}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${token}`, 'Accept-Language': language, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Accept-Language': language,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -92,10 +96,7 @@ describe.each(testDatabases)('backfill over HTTP on $name', (target) => {
       toInvoice: 350,
       cannotInvoice: byCreation(of('currency', 'tax_rate')).map((o) => ({
         order: `#${o.id % 100000}`,
-        reason:
-          o.kind === 'currency'
-            ? render(message('unsupported_currency', { currency: 'EUR' }), 'en')
-            : expect.stringContaining('8'),
+        reason: o.kind === 'currency' ? render(message('unsupported_currency', { currency: 'EUR' }), 'en') : expect.stringContaining('8'),
       })),
       total: formatCents(usd.reduce((a, o) => a + o.totalCents, 0)),
     });
@@ -131,18 +132,38 @@ describe.each(testDatabases)('backfill over HTTP on $name', (target) => {
     const rows = await database.db.select().from(documents).where(eq(documents.shop, SHOP));
     expect(rows).toHaveLength(450);
     expect(new Set(rows.map((r) => r.orderGid)).size).toBe(450);
-    expect(rows.filter((r) => r.status === 'completed').map((r) => r.orderGid).sort()).toEqual(invoiceable.map((o) => gidOf(o.id)).sort());
-    expect(rows.filter((r) => r.status === 'needs_attention').map((r) => r.orderGid).sort()).toEqual(
-      of('currency', 'tax_rate').map((o) => gidOf(o.id)).sort(),
+    expect(
+      rows
+        .filter((r) => r.status === 'completed')
+        .map((r) => r.orderGid)
+        .sort(),
+    ).toEqual(invoiceable.map((o) => gidOf(o.id)).sort());
+    expect(
+      rows
+        .filter((r) => r.status === 'needs_attention')
+        .map((r) => r.orderGid)
+        .sort(),
+    ).toEqual(
+      of('currency', 'tax_rate')
+        .map((o) => gidOf(o.id))
+        .sort(),
     );
     const backfilled = rows.filter((r) => r.backfillId !== null);
     expect(finished).toMatchObject({ read: true, ordersRead: 450, total: backfilled.length, done: backfilled.length, secondsLeft: 0 });
     expect(backfilled.length).toBeGreaterThanOrEqual(350 - 100 + 50);
     // One SendDocument per invoice, numbers 1…400 with no gap.
-    const sends = await database.db.select().from(gatewayCalls).where(and(eq(gatewayCalls.shop, SHOP), eq(gatewayCalls.operation, 'SendDocument')));
+    const sends = await database.db
+      .select()
+      .from(gatewayCalls)
+      .where(and(eq(gatewayCalls.shop, SHOP), eq(gatewayCalls.operation, 'SendDocument')));
     expect(sends).toHaveLength(400);
     expect(h.sandbox.gateway.documents()).toHaveLength(400);
-    expect(rows.map((r) => r.fiscalNumber).filter((n) => n !== null).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(
+      rows
+        .map((r) => r.fiscalNumber)
+        .filter((n) => n !== null)
+        .sort((a, b) => a! - b!),
+    ).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     // Dated when sent: today in Panama, never the order's day.
     for (const r of backfilled.filter((d) => d.status === 'completed')) {
       const broadcast = Date.parse((r.document as { dataTransaction: { dateBroadcast: string } }).dataTransaction.dateBroadcast);
