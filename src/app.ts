@@ -21,6 +21,7 @@ import { AccountantEmailRunner } from './reports/accountant-email-runner.ts';
 import { EmailRunner } from './buyer-email/email-runner.ts';
 import { createMailer } from './buyer-email/smtp-mailer.ts';
 import { DocumentRunner } from './documents/document-runner.ts';
+import { FlowRunner } from './flow/flow-runner.ts';
 import { IntakeBatcher } from './documents/intake-batcher.ts';
 import { PDF_ROUTE } from './documents/pdf-link.ts';
 import { ReconcileSweeper } from './documents/reconcile-sweep.ts';
@@ -54,6 +55,8 @@ export interface AppParts {
   emails: EmailRunner | undefined;
   /** Sends the accountant's monthly sales book (when SMTP is configured and the worker runs). */
   accountantEmails: AccountantEmailRunner | undefined;
+  /** Fires the shops' Shopify Flow triggers (when the worker runs; docs/flow.md). */
+  flow: FlowRunner;
   /** The reconciliation sweep (on a timer when the worker runs and RECONCILE_INTERVAL_MINUTES > 0). */
   sweep: ReconcileSweeper;
   /** Reads running backfills (docs/backfill.md) when the worker runs. */
@@ -117,6 +120,14 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   const intake = new IntakeBatcher(database.db);
   const gateway = createGatewayClient({ ...config.gatewayLimits, ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
   const emails = startEmails(o, database, admin, appUrl.origin);
+  const flow = new FlowRunner({
+    db: database.db,
+    admin,
+    shops,
+    appUrl: appUrl.origin,
+    logger,
+    options: { ...config.worker, pollMs: config.worker.pollMs * 4 },
+  });
   const worker = new DocumentRunner({
     db: database.db,
     shops,
@@ -126,6 +137,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     logger,
     options: config.worker,
     ...(emails ? { buyerEmail: completionEmails(database.db, () => emails.runner.wake()) } : {}),
+    flow: { queued: () => flow.wake() },
   });
   const sweep = new ReconcileSweeper(
     {
@@ -215,6 +227,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
   if (config.worker.enabled && config.reconcile.intervalMinutes > 0) sweep.start();
   if (config.worker.enabled) backfill.start();
   if (config.worker.enabled) emails?.runner.start();
+  if (config.worker.enabled) flow.start();
   if (config.worker.enabled) emails?.accountant.start();
 
   return {
@@ -228,6 +241,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
     admin,
     worker,
     emails: emails?.runner,
+    flow,
     accountantEmails: emails?.accountant,
     sweep,
     backfill,
@@ -239,6 +253,7 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
       await backfill.stop();
       await worker.stop();
       await emails?.runner.stop();
+      await flow.stop();
       await emails?.accountant.stop();
       emails?.mailer.close();
       await new Promise<void>((resolve) => {

@@ -24,8 +24,9 @@ import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, ts
 import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
 
 import { backfills } from './schema-backfill.ts';
+import { flowEvents } from './schema-flow.ts';
 
-export { backfills, fiscalSequences, fiscalSeriesChanges, fiscalSkips };
+export { backfills, fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents };
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(

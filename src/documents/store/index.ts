@@ -15,3 +15,4 @@ export * from './series-statements.ts';
 export * from './report-statements.ts';
 export * from './buyer-statements.ts';
 export * from './backfill-statements.ts';
+export * from './flow-statements.ts';
