@@ -32,6 +32,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
       "reports month --shop <shop> --month YYYY-MM [--environment produccion|pruebas] [--format json|csv|xlsx|zip] [--out FILE]   the accountant's month: figures, sales book, PDFs",
     load: () => import('./reports-command.ts'),
   },
+  backfill: {
+    summary:
+      'backfill --shop <shop> --from YYYY-MM-DD --to YYYY-MM-DD [--dry-run] [--json] [--yes] | --cancel   invoice past paid orders of a range of Panamá days (docs/backfill.md)',
+    load: () => import('./backfill-command.ts'),
+  },
   preview: {
     summary:
       'preview <order.json> [--settings <file>] [--transactions <file>] [--refund <refund.json> [--credited <note.json> …]]   print the invoice document of an orders/paid body, or the credit note of a refund of it',

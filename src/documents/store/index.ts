@@ -15,4 +15,5 @@ export * from './series-statements.ts';
 export * from './report-statements.ts';
 export * from './buyer-statements.ts';
 export * from './bulk-statements.ts';
+export * from './backfill-statements.ts';
 export * from './flow-statements.ts';

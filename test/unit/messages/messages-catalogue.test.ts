@@ -116,6 +116,16 @@ const CASES: [string, MessageParams][] = [
   ['email_shop_name', { detail: 'HTTP 500' }],
   ['email_no_pdf', {}],
   ['email_gave_up', {}],
+  ['backfill_day_format', { field: 'from' }],
+  ['backfill_future', { field: 'to', day: '2026-12-01', today: '2026-11-20' }],
+  ['backfill_reversed', { from: '2026-11-02', to: '2026-11-01' }],
+  ['backfill_too_long', { days: 400, max: 366 }],
+  ['backfill_shop_not_installed', { shop: 'tienda.myshopify.com' }],
+  ['backfill_shop_disabled', { shop: 'tienda.myshopify.com' }],
+  ['backfill_needs_all_orders', { earliest: '2026-09-21' }],
+  ['backfill_running', { from: '2026-10-01', to: '2026-10-31' }],
+  ['backfill_none_running', {}],
+  ['backfill_no_access', { detail: 'HTTP 401' }],
   ['no_such_key', { a: 1, b: 'two' }],
 ];
 
