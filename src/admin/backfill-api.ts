@@ -80,12 +80,10 @@ export function backfillApiRouter(deps: BackfillApiDeps): Router {
     const body = req.body as { from: unknown; to: unknown; expected?: unknown };
     const expected = body.expected;
     if (expected !== undefined && !(typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0)) {
-      return void res
-        .status(400)
-        .json({
-          error: 'expected: must be a whole number of 0 or more',
-          problems: [{ path: 'expected', message: 'must be a whole number of 0 or more' }],
-        });
+      return void res.status(400).json({
+        error: 'expected: must be a whole number of 0 or more',
+        problems: [{ path: 'expected', message: 'must be a whole number of 0 or more' }],
+      });
     }
     const checked = await checkBackfill(checkDeps, shop, body, now(), 'start');
     if (!checked.ok) return refuse(req, res, checked.refusal);
