@@ -21,8 +21,8 @@ export interface Harness {
   sandbox: RunningSandbox;
   simulator: StoreSimulator;
   webhookAddress: string;
-  /** `name`: the shop's name in Shopify (the From name of buyer e-mails). */
-  installShop(shop: string, settings?: Partial<SettingsInput>, options?: { name?: string }): Promise<void>;
+  /** `name`: the shop's name in Shopify (the From name of buyer e-mails); `scope`: the scopes it grants (TEST_SCOPES). */
+  installShop(shop: string, settings?: Partial<SettingsInput>, options?: { name?: string; scope?: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,8 +100,9 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     simulator,
     webhookAddress: `${app.url}/webhooks/orders/paid`,
     async installShop(shop, settings = {}, options = {}) {
+      const scope = options.scope ?? TEST_SCOPES;
       const { accessToken } = simulator.addShop(shop, {
-        scope: TEST_SCOPES,
+        scope,
         ...(options.name === undefined ? {} : { name: options.name }),
       });
       await app.sessions.storeSession(
@@ -111,7 +112,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
           state: 'test',
           isOnline: false,
           accessToken,
-          scope: TEST_SCOPES,
+          scope,
         }),
       );
       await app.shops.ensureInstalled(shop);

@@ -19,6 +19,18 @@ export interface OrdersArgs {
   reverse?: boolean | null;
 }
 
+/** Shopify lists only the last 60 days of orders to an app without read_all_orders (by creation). */
+export const RECENT_ORDERS_MS = 60 * 86_400_000;
+
+function recentOnly(ctx: AdminContext): (o: OrderRecord) => boolean {
+  if (ctx.scopes.has('read_all_orders')) return () => true;
+  const since = ctx.state.now() - RECENT_ORDERS_MS;
+  return (o) => {
+    const created = Date.parse(str(o.rest['created_at']) ?? '');
+    return Number.isNaN(created) || created >= since;
+  };
+}
+
 /** The root value handed to graphql-js: one method per root field. */
 export function adminRoot(ctx: AdminContext): Record<string, (args: never) => unknown> {
   return {
@@ -33,7 +45,8 @@ export function adminRoot(ctx: AdminContext): Record<string, (args: never) => un
     orders(args: OrdersArgs) {
       requireAccess(ctx, 'orders', 'read_orders');
       const matches = orderFilter(args.query ?? '');
-      const listed = [...ctx.shop.orders.values()].filter((o) => matches(o.rest)).sort(byCreation);
+      const visible = recentOnly(ctx);
+      const listed = [...ctx.shop.orders.values()].filter((o) => visible(o) && matches(o.rest)).sort(byCreation);
       if (args.reverse) listed.reverse();
       return connection(
         listed,
