@@ -22,8 +22,9 @@ import { BUYER_REQUEST_OUTCOMES } from './buyer-request-state.ts';
 
 import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
 import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
+import { reportMonthTotals } from './schema-reports.ts';
 
-export { fiscalSequences, fiscalSeriesChanges, fiscalSkips };
+export { fiscalSequences, fiscalSeriesChanges, fiscalSkips, reportMonthTotals };
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(
@@ -380,6 +381,7 @@ export const schema = {
   documentPdfs,
   documentEmails,
   reportEmails,
+  reportMonthTotals,
   buyerRequests,
   fiscalSequences,
   fiscalSkips,

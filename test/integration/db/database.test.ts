@@ -38,6 +38,7 @@ describe.each(testDatabases)('database on $name', (target) => {
       'gateway_calls',
       'reconcile_sweeps',
       'report_emails',
+      'report_month_totals',
       'sessions',
       'shops',
       'webhook_deliveries',
