@@ -38,8 +38,8 @@ function inMonthAliased(q: MonthQuery): SQL {
     and d.cufe is not null`;
 }
 
-/** The ITBMS rate codes the sums are split by (docs/reference/panama-fe.md §3.9), with their columns' rates. */
-const RATE_CODES = ['00', '01', '02', '03'] as const;
+/** The ITBMS rate codes the sums are split by (docs/reference/panama-fe.md §3.9). */
+type RateCode = '00' | '01' | '02' | '03';
 
 export interface MonthSeriesRow {
   branchCode: string;
@@ -51,7 +51,7 @@ export interface MonthSeriesRow {
   /** Σ totalsSubTotals.totalInvoice. */
   totalCents: number;
   /** Σ items' priceItem and valueITBMS by rate code. */
-  byRateCode: Record<(typeof RATE_CODES)[number], { baseCents: number; itbmsCents: number }>;
+  byRateCode: Record<RateCode, { baseCents: number; itbmsCents: number }>;
   /** Items of none of the four rate codes, or amounts that are not one (a document the report cannot split). */
   unknownRateItems: number;
 }

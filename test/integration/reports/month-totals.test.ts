@@ -17,7 +17,8 @@ import { invoiceRow } from '../../support/documents.ts';
 
 const SHOP = 'contable.myshopify.com';
 const OTHER = 'otra.myshopify.com';
-const dec = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+const dec = (cents: number) =>
+  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
 /** A stored gateway document with these items (rate code, base cents, ITBMS cents); its total their sum. */
 function gatewayDocument(items: readonly [string, number, number][], type = '01'): Record<string, unknown> {
@@ -99,15 +100,40 @@ describe.each(testDatabases)('the month totals on $name', (target) => {
 
   it('follow every kind of statement, to the cent', async () => {
     const db = run.database.db;
-    const ids = (await db.insert(documents).values([pending(), pending(), pending(), pending(), pending(OTHER)]).returning()).map((r) => r.id);
+    const ids = (
+      await db
+        .insert(documents)
+        .values([pending(), pending(), pending(), pending(), pending(OTHER)])
+        .returning()
+    ).map((r) => r.id);
     expect(await kept(db)).toEqual([]);
 
     // Authorized one by one, as the worker stores a CUFE; 23:30 on 30 November in Panamá is still November.
-    await db.update(documents).set(authorized(1, NOV(2), [['01', 1000, 70], ['00', 300, 0]])).where(eq(documents.id, ids[0]!));
-    await db.update(documents).set(authorized(2, NOV(30, 23) /* 18:00 Panamá */, [['03', 2000, 300]])).where(eq(documents.id, ids[1]!));
-    await db.update(documents).set(authorized(3, new Date(Date.UTC(2026, 11, 1, 4, 30)), [['02', 999, 100]])).where(eq(documents.id, ids[2]!));
-    await db.update(documents).set(authorized(1, NOV(3), [['01', 500, 35]], 'pruebas')).where(eq(documents.id, ids[3]!));
-    await db.update(documents).set(authorized(1, NOV(4), [['01', 100, 7]])).where(eq(documents.id, ids[4]!));
+    await db
+      .update(documents)
+      .set(
+        authorized(1, NOV(2), [
+          ['01', 1000, 70],
+          ['00', 300, 0],
+        ]),
+      )
+      .where(eq(documents.id, ids[0]!));
+    await db
+      .update(documents)
+      .set(authorized(2, NOV(30, 23) /* 18:00 Panamá */, [['03', 2000, 300]]))
+      .where(eq(documents.id, ids[1]!));
+    await db
+      .update(documents)
+      .set(authorized(3, new Date(Date.UTC(2026, 11, 1, 4, 30)), [['02', 999, 100]]))
+      .where(eq(documents.id, ids[2]!));
+    await db
+      .update(documents)
+      .set(authorized(1, NOV(3), [['01', 500, 35]], 'pruebas'))
+      .where(eq(documents.id, ids[3]!));
+    await db
+      .update(documents)
+      .set(authorized(1, NOV(4), [['01', 100, 7]]))
+      .where(eq(documents.id, ids[4]!));
     expect(await kept(db)).toEqual(await expected(db));
     expect(await kept(db)).toContain(
       'contable.myshopify.com produccion 2026-11 0000 001 01 n=3 total=4769 [300,0,1000,70,999,100,2000,300] 1-3 unreadable=0',
@@ -118,20 +144,33 @@ describe.each(testDatabases)('the month totals on $name', (target) => {
       .insert(documents)
       .values({ ...pending(SHOP, '04'), ...authorized(1, NOV(10), [['01', 200, 14]], 'produccion', '04') })
       .returning();
-    await db.update(documents).set({ writtenBackAt: NOV(11), attempts: 3 }).where(inArray(documents.id, [...ids, note!.id]));
+    await db
+      .update(documents)
+      .set({ writtenBackAt: NOV(11), attempts: 3 })
+      .where(inArray(documents.id, [...ids, note!.id]));
     expect(await kept(db)).toEqual(await expected(db));
 
     // Moved to October (its time corrected), its document replaced, one un-authorized, two deleted.
-    await db.update(documents).set({ authorizedAt: new Date(Date.UTC(2026, 9, 31, 12)) }).where(eq(documents.id, ids[0]!));
-    await db.update(documents).set({ document: gatewayDocument([['03', 2100, 315]]) }).where(eq(documents.id, ids[1]!));
+    await db
+      .update(documents)
+      .set({ authorizedAt: new Date(Date.UTC(2026, 9, 31, 12)) })
+      .where(eq(documents.id, ids[0]!));
+    await db
+      .update(documents)
+      .set({ document: gatewayDocument([['03', 2100, 315]]) })
+      .where(eq(documents.id, ids[1]!));
     await db.update(documents).set({ cufe: null, authorizedAt: null }).where(eq(documents.id, ids[2]!));
     expect(await kept(db)).toEqual(await expected(db));
-    expect(await kept(db)).toContain('contable.myshopify.com produccion 2026-11 0000 001 01 n=1 total=2415 [0,0,0,0,0,0,2100,315] 2-2 unreadable=0');
+    expect(await kept(db)).toContain(
+      'contable.myshopify.com produccion 2026-11 0000 001 01 n=1 total=2415 [0,0,0,0,0,0,2100,315] 2-2 unreadable=0',
+    );
     await db.delete(documents).where(inArray(documents.id, [ids[1]!, note!.id]));
     expect(await kept(db)).toEqual(await expected(db));
     await db.delete(documents).where(eq(documents.shop, SHOP));
     expect(await kept(db)).toEqual(await expected(db));
-    expect(await kept(db)).toEqual(['otra.myshopify.com produccion 2026-11 0000 001 01 n=1 total=107 [0,0,100,7,0,0,0,0] 1-1 unreadable=0']);
+    expect(await kept(db)).toEqual([
+      'otra.myshopify.com produccion 2026-11 0000 001 01 n=1 total=107 [0,0,100,7,0,0,0,0] 1-1 unreadable=0',
+    ]);
   });
 
   it('count what they cannot read, and the report then stops instead of guessing', async () => {
@@ -143,8 +182,14 @@ describe.each(testDatabases)('the month totals on $name', (target) => {
       { listItems: [{ rateITBMS: '01', priceItem: 1, valueITBMS: '0.07' }], totalsSubTotals: { totalInvoice: '99999999999999999999.00' } },
     ];
     for (const [i, document] of unreadable.entries())
-      await db.update(documents).set({ ...authorized(i + 1, NOV(5), []), document }).where(eq(documents.id, ids[i]!));
-    await db.update(documents).set({ ...authorized(4, NOV(5), [['01', 100, 7]]), document: null }).where(eq(documents.id, ids[3]!));
+      await db
+        .update(documents)
+        .set({ ...authorized(i + 1, NOV(5), []), document })
+        .where(eq(documents.id, ids[i]!));
+    await db
+      .update(documents)
+      .set({ ...authorized(4, NOV(5), [['01', 100, 7]]), document: null })
+      .where(eq(documents.id, ids[3]!));
     const [row] = await db.select().from(reportMonthTotals);
     expect([row!.documents, row!.unreadable, row!.base7Cents, row!.itbms7Cents]).toEqual([4, 5, 100, 14]);
     for (const document of unreadable) expect(() => documentAmounts(document)).toThrow(UnreadableDocumentError);
@@ -154,12 +199,18 @@ describe.each(testDatabases)('the month totals on $name', (target) => {
 
   it.skipIf(target.name !== 'postgres')('stay exact while many connections authorize at once, some rolling back', async () => {
     const db = run.database.db;
-    const rows = await db.insert(documents).values(Array.from({ length: 240 }, () => pending())).returning({ id: documents.id });
+    const rows = await db
+      .insert(documents)
+      .values(Array.from({ length: 240 }, () => pending()))
+      .returning({ id: documents.id });
     const random = mulberry32(28);
     const plans = rows.map((r, i) => ({
       id: r.id,
       at: NOV(1 + (i % 28), i % 24),
-      items: [['01', 100 + Math.floor(random() * 9000), Math.floor(random() * 700)], ['00', Math.floor(random() * 500), 0]] as [string, number, number][],
+      items: [
+        ['01', 100 + Math.floor(random() * 9000), Math.floor(random() * 700)],
+        ['00', Math.floor(random() * 500), 0],
+      ] as [string, number, number][],
       rollback: i % 7 === 0,
     }));
     // Eight writers, each authorizing its share two documents a transaction, in an order of its own.
@@ -171,7 +222,10 @@ describe.each(testDatabases)('the month totals on $name', (target) => {
           await db
             .transaction(async (tx) => {
               for (const p of batch)
-                await tx.update(documents).set(authorized(plans.indexOf(p) + 1, p.at, p.items)).where(eq(documents.id, p.id));
+                await tx
+                  .update(documents)
+                  .set(authorized(plans.indexOf(p) + 1, p.at, p.items))
+                  .where(eq(documents.id, p.id));
               if (batch[0]!.rollback) tx.rollback();
             })
             .catch((e: unknown) => {
@@ -180,7 +234,10 @@ describe.each(testDatabases)('the month totals on $name', (target) => {
         }
       }),
     );
-    const committed = batches.flat().filter((b) => !b[0]!.rollback).flat().length;
+    const committed = batches
+      .flat()
+      .filter((b) => !b[0]!.rollback)
+      .flat().length;
     expect(await db.$count(documents, isNotNull(documents.cufe))).toBe(committed);
     expect(await kept(db)).toEqual(await expected(db));
   });
