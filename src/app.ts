@@ -21,6 +21,7 @@ import { AccountantEmailRunner } from './reports/accountant-email-runner.ts';
 import { EmailRunner } from './buyer-email/email-runner.ts';
 import { createMailer } from './buyer-email/smtp-mailer.ts';
 import { DocumentRunner } from './documents/document-runner.ts';
+import { FlowRunner } from './flow/flow-runner.ts';
 import { IntakeBatcher } from './documents/intake-batcher.ts';
 import { PDF_ROUTE } from './documents/pdf-link.ts';
 import { ReconcileSweeper } from './documents/reconcile-sweep.ts';
@@ -53,6 +54,8 @@ export interface AppParts {
   emails: EmailRunner | undefined;
   /** Sends the accountant's monthly sales book (when SMTP is configured and the worker runs). */
   accountantEmails: AccountantEmailRunner | undefined;
+  /** Fires the shops' Shopify Flow triggers (when the worker runs; docs/flow.md). */
+  flow: FlowRunner;
   /** The reconciliation sweep (on a timer when the worker runs and RECONCILE_INTERVAL_MINUTES > 0). */
   sweep: ReconcileSweeper;
   metrics: AppMetrics;
@@ -115,6 +118,14 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
   const intake = new IntakeBatcher(database.db);
   const gateway = createGatewayClient({ ...config.gatewayLimits, ...o.gateway, onCall: (call) => metrics.recordGatewayCall(call) });
   const emails = startEmails(o, database, admin, appUrl.origin);
+  const flow = new FlowRunner({
+    db: database.db,
+    admin,
+    shops,
+    appUrl: appUrl.origin,
+    logger,
+    options: { ...config.worker, pollMs: config.worker.pollMs * 4 },
+  });
   const worker = new DocumentRunner({
     db: database.db,
     shops,
@@ -124,6 +135,7 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
     logger,
     options: config.worker,
     ...(emails ? { buyerEmail: completionEmails(database.db, () => emails.runner.wake()) } : {}),
+    flow: { queued: () => flow.wake() },
   });
   const sweep = new ReconcileSweeper(
     {
@@ -202,6 +214,7 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
   if (config.worker.enabled) worker.start();
   if (config.worker.enabled && config.reconcile.intervalMinutes > 0) sweep.start();
   if (config.worker.enabled) emails?.runner.start();
+  if (config.worker.enabled) flow.start();
   if (config.worker.enabled) emails?.accountant.start();
 
   return {
@@ -215,6 +228,7 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
     admin,
     worker,
     emails: emails?.runner,
+    flow,
     accountantEmails: emails?.accountant,
     sweep,
     metrics,
@@ -224,6 +238,7 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
       await sweep.stop();
       await worker.stop();
       await emails?.runner.stop();
+      await flow.stop();
       await emails?.accountant.stop();
       emails?.mailer.close();
       await new Promise<void>((resolve) => {

@@ -114,7 +114,22 @@ async function main(): Promise<number> {
   }
   const first = sent[0];
   if (first && !(await refundOne(info, first))) failures++;
+  await printFlowTriggers(info);
   return failures === 0 ? 0 : 1;
+}
+
+/** The Shopify Flow triggers the store took for the demo shop (docs/flow.md), one line each. */
+async function printFlowTriggers(info: DemoInfo): Promise<void> {
+  // The Flow runner sends shortly after each document completes.
+  await new Promise((r) => setTimeout(r, 2_000));
+  const answer = await fetch(`${info.simulatorOrigin}/_simulator/flow-triggers?shop=${encodeURIComponent(info.shop)}`);
+  const { triggers } = (await answer.json()) as { triggers: { handle: string; payload: Record<string, unknown> }[] };
+  console.log(`Shopify Flow triggers fired: ${triggers.length}`);
+  for (const t of triggers) {
+    const { order_id: order, ...fields } = t.payload;
+    const shown = Object.entries(fields).map(([k, v]) => `${k}: ${String(v).slice(0, 60)}`);
+    console.log(`  ${t.handle}  order ${String(order)}  ${shown.join(', ')}`);
+  }
 }
 
 /** A call to the store simulator's control API; `error` holds its refusal. */

@@ -6,6 +6,7 @@ import { type MetafieldsSetInput, planMetafieldsSet, writeMetafield } from './me
 import { type AdminContext, customerView, metafieldView, orderView, requireAccess } from './order-views.ts';
 import { refundView } from './refund-views.ts';
 import { locationRoot } from './locations.ts';
+import { flowRoot } from './flow-triggers.ts';
 import { legacyId, str } from './rest-values.ts';
 import type { OrderRecord } from './shop-state.ts';
 
@@ -22,6 +23,7 @@ export interface OrdersArgs {
 export function adminRoot(ctx: AdminContext): Record<string, (args: never) => unknown> {
   return {
     ...locationRoot(ctx),
+    ...flowRoot(ctx),
     order({ id }: { id: string }): View | null {
       requireAccess(ctx, 'order', 'read_orders');
       const record = ctx.shop.orders.get(id);

@@ -8,6 +8,7 @@
 import { buildSchema } from 'graphql';
 import { ORDER_SDL } from './admin-order-schema.ts';
 import { LOCATIONS_SDL } from './locations.ts';
+import { FLOW_SDL } from './flow-triggers.ts';
 
 export const ADMIN_SDL = /* GraphQL */ `
   scalar DateTime
@@ -371,4 +372,4 @@ export const ADMIN_SDL = /* GraphQL */ `
   }
 `;
 
-export const adminSchema = buildSchema(`${ADMIN_SDL}\n${ORDER_SDL}\n${LOCATIONS_SDL}`);
+export const adminSchema = buildSchema(`${ADMIN_SDL}\n${ORDER_SDL}\n${LOCATIONS_SDL}\n${FLOW_SDL}`);

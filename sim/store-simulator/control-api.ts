@@ -14,6 +14,7 @@
 //   POST  locations           {shop, name, id?, active?}  (a store or till's place; orders there carry id) → {id, gid}
 //   POST  webhooks            WebhookOptions (address, topic, shop, payload, ids…) → WebhookResult
 //   GET   metafields?owner=&shop=  (or ?order=)                                  → {metafields}
+//   GET   flow-triggers?shop=  (the Flow triggers Shopify took)                → {triggers}
 //   GET   calls, GET webhook-log, POST faults {rates…, seed?}
 
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -170,6 +171,10 @@ export function controlApiRoutes(sim: () => StoreSimulator): express.Router {
     if (typeof owner !== 'string') throw new ControlError('owner (an order or customer GID) is required');
     const inShop = typeof req.query['shop'] === 'string' ? req.query['shop'] : undefined;
     res.json({ metafields: sim().metafields(owner, inShop) });
+  });
+  control.get('/flow-triggers', (req, res) => {
+    const inShop = typeof req.query['shop'] === 'string' ? req.query['shop'] : undefined;
+    res.json({ triggers: sim().flowTriggers(inShop) });
   });
   control.get('/calls', (_req, res) => {
     res.json({ calls: sim().calls() });

@@ -2,6 +2,8 @@
 // locations and metafields, plus the simulator's clock and id sequences. Every change a test makes through
 // the StoreSimulator interface lands here, and the Admin API answers from here.
 
+import type { FlowTriggerDefinition } from './flow-extensions.ts';
+import type { ReceivedFlowTrigger } from './flow-triggers.ts';
 import { centsOf } from './cents.ts';
 import { type MetafieldRecord, type MetafieldStore, isKnownMetafieldType, valueProblem, writeMetafield } from './metafields.ts';
 import { defaultTransactions, originalTotal, refundedCents } from './rest-money.ts';
@@ -71,6 +73,9 @@ export interface ShopState {
 export class SimState {
   readonly shops = new Map<string, ShopState>();
   readonly appNamespace: string;
+  /** The app's Flow trigger extensions, by handle (flow-extensions.ts), and the triggers Shopify took, in order. */
+  flowTriggerDefinitions = new Map<string, FlowTriggerDefinition>();
+  readonly flowTriggers: ReceivedFlowTrigger[] = [];
   #definitions: Map<string, string>;
   #clockOffsetMs = 0;
   #sequence = 5_000_000;

@@ -9,11 +9,13 @@
 
 import { buildRefundPayload } from './refund-payload.ts';
 import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { adminApiRoutes } from './admin-api-routes.ts';
 import { controlApiRoutes } from './control-api.ts';
 import { FaultDice } from './faults.ts';
+import { loadFlowTriggers } from './flow-extensions.ts';
 import { oauthRoutes } from './oauth-routes.ts';
 import { gidOf, isRecord, restGid } from './rest-values.ts';
 import { mintSessionToken } from './session-tokens.ts';
@@ -34,6 +36,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
     refreshTtlMs: (options.refreshTokenTtlSeconds ?? 90 * 24 * 3600) * 1000,
     refreshTokenGrace: options.refreshTokenGrace ?? false,
   });
+  state.flowTriggerDefinitions = loadFlowTriggers(options.extensionsDir ?? fileURLToPath(new URL('../../extensions', import.meta.url)));
   const faults = new FaultDice();
   const calls: ApiCall[] = [];
   const sender = new WebhookSender(options.apiSecret, options.apiVersion ?? '2026-10');
@@ -140,6 +143,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions): Promi
       return { refund, delivery: await simulator.refundCreated(shop, refund, address, overrides) };
     },
     webhookLog: () => sender.log.map((d) => ({ ...d })),
+    flowTriggers: (shop) => state.flowTriggers.filter((t) => shop === undefined || t.shop === shop).map((t) => structuredClone(t)),
     resetLogs() {
       calls.length = 0;
       sender.log.length = 0;

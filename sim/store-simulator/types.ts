@@ -1,5 +1,8 @@
 // The store simulator's public face: its options, the data it takes and gives back, and the `StoreSimulator`
 // interface that tests, the demo and the bench drive.
+import type { ReceivedFlowTrigger } from './flow-triggers.ts';
+
+export type { ReceivedFlowTrigger };
 
 export interface StoreSimulatorOptions {
   apiKey: string;
@@ -33,6 +36,8 @@ export interface StoreSimulatorOptions {
    * (see control-api.ts for the list). They never return tokens. Default false.
    */
   controlApi?: boolean;
+  /** Where the app's extensions are (each flow_trigger one is a trigger flowTriggerReceive takes). Default: the repository's extensions/. */
+  extensionsDir?: string;
 }
 
 export interface MetafieldDefinition {
@@ -233,6 +238,8 @@ export interface StoreSimulator {
     overrides?: DeliveryOverrides,
   ): Promise<{ refund: RestRefund; delivery: WebhookResult }>;
   webhookLog(): WebhookAttempt[];
+  /** The Flow triggers Shopify took (flowTriggerReceive without userErrors), in order; of one shop when given. */
+  flowTriggers(shop?: string): ReceivedFlowTrigger[];
   resetLogs(): void;
 }
 

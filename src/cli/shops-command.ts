@@ -110,7 +110,7 @@ async function configure(args: readonly string[], io: CliIo, open: OpenContext):
     if (!saved.ok) throw new CliFailure(`settings not saved:\n${saved.problems.map((p) => `  - ${p}`).join('\n')}`);
     const after = (await ctx.shops.get(shop))!;
     io.out(`Settings saved for ${shop}.`);
-    io.out(`  environment:   ${after.settings.environment}`);
+    io.out(`  environment:   ${after.settings.environment}${switched(before.settings.environment, after.settings.environment)}`);
     io.out(`  branch, point: ${after.settings.branchCode}, ${after.settings.billingPoint}`);
     const located = Object.entries(after.settings.locations);
     if (located.length > 0) io.out(`  locations:     ${located.map(([id, p]) => `${id} → ${p.branchCode}, ${p.billingPoint}`).join('; ')}`);
@@ -166,4 +166,12 @@ async function accessByShop(ctx: CliContext): Promise<Map<string, string>> {
     out.set(r.shop, r.refresh ? 'oauth (expiring token)' : r.expires ? 'oauth (token expires)' : 'static token');
   }
   return out;
+}
+
+/** What a change of environment means, said once it is saved (docs/series.md: test and production apart). */
+function switched(before: string, after: string): string {
+  if (before === after) return '';
+  return after === 'produccion'
+    ? ' (changed from pruebas: from now on documents are fiscally valid before the DGI, numbered in the production series; `series list` shows where each starts)'
+    : ' (changed from produccion: from now on documents go to the test environment and are not fiscally valid)';
 }

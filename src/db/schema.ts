@@ -24,7 +24,9 @@ import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, ts
 import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
 import { reportMonthTotals } from './schema-reports.ts';
 
-export { fiscalSequences, fiscalSeriesChanges, fiscalSkips, reportMonthTotals };
+import { flowEvents } from './schema-flow.ts';
+
+export { fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents, reportMonthTotals };
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(

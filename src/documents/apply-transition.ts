@@ -13,6 +13,7 @@ import {
   type DocumentPatch,
   type DocumentRow,
   type EmailToQueue,
+  type FlowEventToQueue,
   type GatewayCallLog,
   discardLeased,
   finishLeased,
@@ -37,6 +38,8 @@ export interface ApplyContext {
   calls: GatewayCallRecord[];
   /** The buyer's e-mail of a completing document (docs/design.md §10); absent: none. */
   buyerEmail?: CompletionEmail;
+  /** The shop fires Flow triggers (settings `flowTriggers`, docs/flow.md): a nudge once an event is queued; absent: none. */
+  flow?: { queued(): void };
 }
 
 /** What to queue, if anything, when a document completes, and a nudge once it is queued. */
@@ -53,11 +56,23 @@ export async function applyTransition(
 ): Promise<DocumentRow | undefined> {
   const { db, owner } = ctx;
   const { leaseMs } = ctx.options;
-  const finish = (patch: DocumentPatch, email?: EmailToQueue) => {
+  const finish = async (patch: DocumentPatch, email?: EmailToQueue, flow?: FlowEventToQueue) => {
     // The declared moves (document-state.ts) are the only ones made; another would be a bug, not a merchant's problem.
     if (patch.status !== undefined && !canMove(doc.status, patch.status)) throw new Error(`no move from ${doc.status} to ${patch.status}`);
-    return finishLeased(db, doc.id, owner, patch, takeCalls(ctx, doc), email);
+    const event = ctx.flow ? flow : undefined;
+    const finished = await finishLeased(db, doc.id, owner, patch, takeCalls(ctx, doc), email, event);
+    if (finished && event) ctx.flow?.queued();
+    return finished;
   };
+  // Queued by the statement that ends the claim: after the write-back for an authorized document (docs/flow.md).
+  const flowEvent = (event: FlowEventToQueue['event'], reason?: Message): FlowEventToQueue => ({
+    documentId: doc.id,
+    shop: doc.shop,
+    event,
+    ...(reason ? { reason } : {}),
+  });
+  // Only an invoice has a "needs attention" trigger; it fires for a person's turn: needs attention, or attempts used up.
+  const attentionEvent = (reason: Message) => (doc.kind === 'invoice' ? flowEvent('invoice_needs_attention', reason) : undefined);
   switch (t.kind) {
     case 'advance': {
       // A step that succeeded is never repeated (document-state.ts): a step back would be a bug.
@@ -94,7 +109,8 @@ export async function applyTransition(
       );
       // Queued by the statement that completes the document: never completed without it, never twice.
       const email = await ctx.buyerEmail?.emailFor(finished);
-      if (await finish({ ...t.patch, ...stepDone('done'), status: 'completed' }, email)) {
+      const authorized = flowEvent(doc.kind === 'invoice' ? 'invoice_authorized' : 'credit_note_authorized');
+      if (await finish({ ...t.patch, ...stepDone('done'), status: 'completed' }, email, authorized)) {
         onFinished?.(finished);
         if (email) ctx.buyerEmail?.queued();
       }
@@ -107,25 +123,34 @@ export async function applyTransition(
         { documentId: doc.id, shop: doc.shop, step: doc.step, attempts, kind: t.error.kind, code: t.error.code },
         render(t.error.message, 'en'),
       );
-      await finish({
-        ...t.patch,
-        attempts,
-        status: exhausted ? 'failed' : doc.status === 'waiting' ? 'pending' : doc.status,
-        nextAttemptAt: exhausted ? ctx.now() : new Date(ctx.now().getTime() + backoffMs(ctx, attempts)),
-        ...stoppedBy(t.error),
-        ...(exhausted ? { lastError: message('exhausted', {}, t.error.message) } : {}),
-      });
+      const gaveUp = message('exhausted', {}, t.error.message);
+      await finish(
+        {
+          ...t.patch,
+          attempts,
+          status: exhausted ? 'failed' : doc.status === 'waiting' ? 'pending' : doc.status,
+          nextAttemptAt: exhausted ? ctx.now() : new Date(ctx.now().getTime() + backoffMs(ctx, attempts)),
+          ...stoppedBy(t.error),
+          ...(exhausted ? { lastError: gaveUp } : {}),
+        },
+        undefined,
+        exhausted ? attentionEvent(gaveUp) : undefined,
+      );
       return undefined;
     }
     case 'attention':
       ctx.logger.warn({ documentId: doc.id, shop: doc.shop, kind: t.error.kind, code: t.error.code }, render(t.error.message, 'en'));
-      await finish({
-        ...t.patch,
-        status: 'needs_attention',
-        attempts: doc.attempts + 1,
-        ...stoppedBy(t.error),
-        ...(t.problems ? { problems: t.problems } : {}),
-      });
+      await finish(
+        {
+          ...t.patch,
+          status: 'needs_attention',
+          attempts: doc.attempts + 1,
+          ...stoppedBy(t.error),
+          ...(t.problems ? { problems: t.problems } : {}),
+        },
+        undefined,
+        attentionEvent(t.error.message),
+      );
       return undefined;
     case 'pause_shop':
       // The document waits, and so does the rest of the shop's queue, until its settings change.

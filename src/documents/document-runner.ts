@@ -52,6 +52,8 @@ export interface RunnerDeps {
     emailFor(doc: DocumentRow, shop: Shop): Promise<EmailToQueue | undefined>;
     queued(): void;
   };
+  /** A Flow event was queued (docs/flow.md): the Flow runner's nudge. Events are queued for shops with `flowTriggers` on. */
+  flow?: { queued(): void };
 }
 
 /** How many numbers one claim may skip in a row before it waits (numbers used outside the app). */
@@ -161,6 +163,7 @@ export class DocumentRunner extends PollLoop {
       shops: this.d.shops,
       calls,
       ...(this.d.buyerEmail ? { buyerEmail: completionEmail(this.d.buyerEmail, shop) } : {}),
+      ...(this.d.flow && shop.settings.flowTriggers.enabled ? { flow: this.d.flow } : {}),
     };
     let doc: DocumentRow | undefined = claimed;
     let skips = 0;

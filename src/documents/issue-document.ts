@@ -92,7 +92,7 @@ async function prepareSend(claimed: DocumentRow, shop: IssuingShop, deps: Issuin
 
   const drafted: DraftOutcome =
     claimed.kind === 'invoice' ? await invoiceDraft(claimed, shop, deps) : await creditNoteDraft(claimed, shop, deps);
-  if (drafted.kind === 'stop') return { kind: 'stop', doc: drafted.doc, transition: drafted.transition };
+  if (drafted.kind === 'stop') return stopBeforeSending(drafted.doc, drafted.transition, deps);
   let doc = drafted.doc;
 
   // Numbered for the other environment and never sent (the process stopped in between, then the shop switched): that
@@ -134,6 +134,28 @@ async function prepareSend(claimed: DocumentRow, shop: IssuingShop, deps: Issuin
     ...(drafted.credited ? { credited: drafted.credited } : {}),
   };
 }
+
+/**
+ * A draft that stopped. A number reserved by an earlier attempt and never sent (a note mapped again after another note
+ * of its invoice went first, now over what is left to credit) is given up as a recorded skip when the document will
+ * not be sent as it stands: skipped, removed, or a credit note stopped for a person (nothing a person fixes makes an
+ * over-credit or a refund that does not add up sendable; it is issued by hand). An invoice stopped for a person keeps
+ * its number: fixing the order or the client sends it under that number, and the series stays contiguous.
+ */
+async function stopBeforeSending(doc: DocumentRow, transition: Transition, deps: IssuingDeps): Promise<Prepared> {
+  const givesUp =
+    transition.kind === 'skipped' || transition.kind === 'discard' || (transition.kind === 'attention' && doc.kind === 'credit_note');
+  if (!givesUp || doc.fiscalNumber === null || doc.sendMayHaveReached) return { kind: 'stop', doc, transition };
+  const released = await deps.store.releaseNumber(
+    doc,
+    `reserved, never sent: the ${doc.kind.replace('_', ' ')} stopped before sending (${stopReason(transition)})`,
+  );
+  if (!released) return { kind: 'stop', doc, transition: { kind: 'lost' } };
+  return { kind: 'stop', doc: released, transition };
+}
+
+const stopReason = (t: Transition): string =>
+  t.kind === 'attention' ? t.error.message.key : t.kind === 'skipped' ? t.reason.key : t.kind === 'discard' ? t.reason : t.kind;
 
 /**
  * A document sent before under its number (an answer lost, the process killed) may be at the gateway: it goes again

@@ -1,6 +1,7 @@
 // A shop's settings, validated as a whole. The same schema serves the admin page, its API and the CLI.
 import { z } from 'zod';
 import { mappingSettingsSchema } from '../../mappers/invoice/mapping-settings.ts';
+import { LANGUAGES } from '../db/languages.ts';
 import type { GatewayCredentials } from '../gateway/gateway-types.ts';
 
 const required = (label: string) =>
@@ -37,6 +38,15 @@ export const buyerRequestsSchema = z.strictObject({
     .default(30),
 });
 export type BuyerRequestSettings = z.infer<typeof buyerRequestsSchema>;
+/**
+ * Shopify Flow triggers (docs/flow.md): fired for each document when on (one Admin API call per document and event),
+ * their reasons written in `language`.
+ */
+export const flowTriggersSchema = z.strictObject({
+  enabled: z.boolean({ error: 'flowTriggers.enabled must be true or false' }).default(true),
+  language: z.enum(LANGUAGES, { error: 'flowTriggers.language must be "es" or "en"' }).default('es'),
+});
+export type FlowTriggerSettings = z.infer<typeof flowTriggersSchema>;
 
 export const shopSettingsSchema = z.strictObject({
   /** Where invoices go: the DGI's test environment or production. */
@@ -64,6 +74,8 @@ export const shopSettingsSchema = z.strictObject({
   mapping: mappingSettingsSchema.default(mappingSettingsSchema.parse({})),
   /** Buyers ask for their invoice in their company's name from their page (docs/buyer-page.md). */
   buyerRequests: buyerRequestsSchema.default(buyerRequestsSchema.parse({})),
+  /** Shopify Flow triggers fired for the shop's documents, and the language of their texts (docs/flow.md). */
+  flowTriggers: flowTriggersSchema.default(flowTriggersSchema.parse({})),
 });
 export type ShopSettings = z.infer<typeof shopSettingsSchema>;
 

@@ -14,3 +14,4 @@ export * from './replacement-statements.ts';
 export * from './series-statements.ts';
 export * from './report-statements.ts';
 export * from './buyer-statements.ts';
+export * from './flow-statements.ts';

@@ -10,6 +10,7 @@ import type { GatewayEnvironment } from '../../gateway/gateway-types.ts';
 import { CLAIMABLE_STATUSES } from '../../db/document-state.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
 import { type EmailToQueue, authorizedEmailInsert } from './email-statements.ts';
+import { type FlowEventToQueue, flowEventInsert } from './flow-statements.ts';
 
 export interface ClaimOptions {
   owner: string;
@@ -142,9 +143,10 @@ export interface GatewayCallLog {
 const NO_CALLS: GatewayCallLog = { shop: '', documentId: '', records: [] };
 
 /**
- * Finish with a row: write the patch and drop the lease, log the gateway calls made for it and queue the buyer's
- * e-mail of a completed document, in one statement. The calls are logged even when the lease was lost (they
- * happened), and so is the e-mail queued (the document is authorized either way; one per document). False when the
+ * Finish with a row: write the patch and drop the lease, log the gateway calls made for it, queue the buyer's
+ * e-mail of a completed document and the document's Flow event (docs/flow.md), in one statement. The calls are logged
+ * even when the lease was lost (they happened), and so is the e-mail queued (the document is authorized either way;
+ * one per document); the Flow event only while the lease holds (the new holder decides what happens). False when the
  * lease was lost.
  */
 export async function finishLeased(
@@ -154,6 +156,7 @@ export async function finishLeased(
   patch: DocumentPatch,
   calls: GatewayCallLog = NO_CALLS,
   email?: EmailToQueue,
+  flow?: FlowEventToQueue,
 ): Promise<boolean> {
   const finish = (q: Pick<Db, 'update'>) =>
     q
@@ -166,6 +169,7 @@ export async function finishLeased(
       ? [db.$with('logged').as(db.insert(gatewayCalls).values(callRows(calls)).returning({ id: gatewayCalls.id }))]
       : []),
     ...(email ? [authorizedEmailInsert(db, email)] : []),
+    ...(flow ? [flowEventInsert(db, flow, owner)] : []),
   ];
   return (await finish(ctes.length > 0 ? db.with(...ctes) : db)).length > 0;
 }

@@ -91,4 +91,17 @@ describe.each(testDatabases)('shops configure refuses unknown keys and non-sale 
     expect(result.code).toBe(0);
     expect((await ctx.shops.get(SHOP))?.settings.mapping.transactionDefaults.typeDocument).toBe('01');
   });
+
+  it('a switch of environment is said once saved, with what it means; saving again the same says nothing more', async () => {
+    const production = { ...documentedSettings(), environment: 'produccion' };
+    const first = await configure(production);
+    expect(first.code).toBe(0);
+    expect(first.out.split('\n')[1]).toBe(
+      '  environment:   produccion (changed from pruebas: from now on documents are fiscally valid before the DGI, numbered in the production series; `series list` shows where each starts)',
+    );
+    expect((await configure(production)).out.split('\n')[1]).toBe('  environment:   produccion');
+    expect((await configure(documentedSettings())).out.split('\n')[1]).toBe(
+      '  environment:   pruebas (changed from produccion: from now on documents go to the test environment and are not fiscally valid)',
+    );
+  });
 });

@@ -35,6 +35,7 @@ describe.each(testDatabases)('database on $name', (target) => {
       'fiscal_sequences',
       'fiscal_series_changes',
       'fiscal_skips',
+      'flow_events',
       'gateway_calls',
       'reconcile_sweeps',
       'report_emails',

@@ -60,4 +60,26 @@ describe('the series a document is numbered in', () => {
     expect(reserved()).toEqual([]);
     expect(out.doc.fiscalNumber).toBe(17);
   });
+
+  it('holding a number never sent, and now nothing to invoice: that number given up as a recorded skip', async () => {
+    const giftCardsOnly = orderBody('gift-card-line', (o) => {
+      o.line_items = (o.line_items as { gift_card: boolean }[]).filter((l) => l.gift_card);
+    });
+    const doc = claimedInvoice(giftCardsOnly, { fiscalNumber: 6, branchCode: '0000', billingPoint: '001', environment: 'pruebas' });
+    const out = await issueStep(doc, issuingShop(), world.deps);
+    expect(reserved()).toEqual([['store.releaseNumber', 'reserved, never sent: the invoice stopped before sending (nothing_to_invoice)']]);
+    expect(out.next).toMatchObject({ kind: 'skipped', reason: { key: 'nothing_to_invoice' } });
+    expect(out.doc.fiscalNumber).toBeNull();
+  });
+
+  it('an invoice holding a number never sent, stopped for a person: keeps it, to be sent under it once fixed', async () => {
+    const inEuros = orderBody('unknown-rate', (o) => {
+      o.currency = 'EUR';
+    });
+    const doc = claimedInvoice(inEuros, { fiscalNumber: 6, branchCode: '0000', billingPoint: '001', environment: 'pruebas' });
+    const out = await issueStep(doc, issuingShop(), world.deps);
+    expect(reserved()).toEqual([]);
+    expect(out.next).toMatchObject({ kind: 'attention', error: { message: { key: 'unsupported_currency' } } });
+    expect(out.doc.fiscalNumber).toBe(6);
+  });
 });
