@@ -25,6 +25,7 @@ import { FlowRunner } from './flow/flow-runner.ts';
 import { IntakeBatcher } from './documents/intake-batcher.ts';
 import { PDF_ROUTE } from './documents/pdf-link.ts';
 import { ReconcileSweeper } from './documents/reconcile-sweep.ts';
+import { BackfillRunner } from './backfill/backfill-runner.ts';
 import { createGatewayClient, type GatewaySettings } from './gateway/gateway-client.ts';
 import type { Logger } from './logger.ts';
 import { type AppMetrics, createAppMetrics } from './metrics.ts';
@@ -58,6 +59,8 @@ export interface AppParts {
   flow: FlowRunner;
   /** The reconciliation sweep (on a timer when the worker runs and RECONCILE_INTERVAL_MINUTES > 0). */
   sweep: ReconcileSweeper;
+  /** Reads running backfills (docs/backfill.md) when the worker runs. */
+  backfill: BackfillRunner;
   metrics: AppMetrics;
   server: http.Server;
   /** Where the app listens, e.g. http://127.0.0.1:3000. */
@@ -150,6 +153,15 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
     },
     { intervalMs: config.reconcile.intervalMinutes * 60_000 },
   );
+  const backfill = new BackfillRunner({
+    db: database.db,
+    admin,
+    intake,
+    logger,
+    leaseMs: config.worker.leaseMs,
+    pollMs: Math.max(200, config.worker.pollMs * 4),
+    onStored: () => worker.wake(),
+  });
 
   const app = createHttpApp({
     logger,
@@ -185,6 +197,7 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
         gateway: o.gateway,
         appUrl: appUrl.origin,
         wakeWorker: () => worker.wake(),
+        wakeBackfill: () => backfill.wake(),
         emails: { configured: emails !== undefined, wake: () => emails?.runner.wake() },
         accountantEmails: { configured: emails !== undefined, wake: () => emails?.accountant.wake() },
         ...(o.clock ? { now: o.clock } : {}),
@@ -213,6 +226,7 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
   if (config.worker.enabled) worker.start();
   if (config.worker.enabled && config.reconcile.intervalMinutes > 0) sweep.start();
+  if (config.worker.enabled) backfill.start();
   if (config.worker.enabled) emails?.runner.start();
   if (config.worker.enabled) flow.start();
   if (config.worker.enabled) emails?.accountant.start();
@@ -231,11 +245,13 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
     flow,
     accountantEmails: emails?.accountant,
     sweep,
+    backfill,
     metrics,
     server,
     url: `http://${host}:${address.port}`,
     async close() {
       await sweep.stop();
+      await backfill.stop();
       await worker.stop();
       await emails?.runner.stop();
       await flow.stop();

@@ -65,7 +65,7 @@ interface Problem {
 }
 
 /** 400 naming the field: `{ error: "<path>: <message>", problems: [...] }`. */
-function badRequest(res: Response, problems: Problem[], error?: string): void {
+export function badRequest(res: Response, problems: Problem[], error?: string): void {
   const first = problems[0];
   res.status(400).json({ error: error ?? (first ? `${first.path}: ${first.message}` : 'bad request'), problems });
 }
@@ -80,7 +80,7 @@ export const CONNECTION_TESTS_PER_MINUTE = 6;
 /** Text without C0/C1 control characters (NUL, tab, DEL, U+0080–U+009F). */
 const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 
-const listQuerySchema = z.object({
+export const listQuerySchema = z.object({
   status: z.enum(DOCUMENT_STATUSES, { error: `must be one of ${DOCUMENT_STATUSES.join(', ')}` }).optional(),
   kind: z.enum(DOCUMENT_KINDS, { error: `must be one of ${DOCUMENT_KINDS.join(', ')}` }).optional(),
   from: calendarDate.optional(),
@@ -116,7 +116,7 @@ export function dayStart(date: string): Date {
   return new Date(`${date}T00:00:00${SHOP_UTC_OFFSET}`);
 }
 
-function nextDayStart(date: string): Date {
+export function nextDayStart(date: string): Date {
   return new Date(dayStart(date).getTime() + 24 * 3600 * 1000);
 }
 

@@ -16,8 +16,10 @@ import {
   devSessionTokenRoute,
   isEmbeddedLoad,
 } from './admin-page.ts';
+import { bulkApiRouter } from './bulk-api.ts';
 import { type EmailApiDeps, emailApiRouter } from './email-api.ts';
 import { clientCorrectionRouter } from './client-correction-api.ts';
+import { backfillApiRouter } from './backfill-api.ts';
 import { type SeriesApiDeps, seriesApiRouter } from './series-api.ts';
 import { documentQrRouter } from './document-qr-api.ts';
 import { orderDocumentsRouter } from './order-documents-api.ts';
@@ -31,7 +33,9 @@ export interface AdminDeps extends AdminApiDeps {
   sessions: EmbeddedInstallDeps['sessions'];
   /** The accountant's e-mail runner: whether this server has SMTP, and a nudge (absent: no SMTP). */
   accountantEmails?: ReportsApiDeps['accountantEmails'];
-  /** The clock of the reports' months (tests set it); the system's otherwise. */
+  /** Start reading a backfill at once in this process. */
+  wakeBackfill?: () => void;
+  /** The clock of the reports' months and the backfill's ranges (tests set it); the system's otherwise. */
   now?: () => Date;
   /** Demo and tests: serve GET /admin/dev-session-token. Never true in production. */
   devSessionTokens: boolean;
@@ -58,8 +62,10 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
   // Bearer tokens, no cookies: allowing the extensions' origin lets no other site act as the merchant.
   app.use('/api', cors({ origin: EXTENSIONS_ORIGIN, allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }));
   app.use('/api', installOnFirstToken(deps, ensureOfflineSession));
+  // The bulk routes first: `/invoices/:id/...` would take "bulk" for an id.
+  app.use('/api', bulkApiRouter(deps));
   app.use('/api', orderDocumentsRouter(deps), documentQrRouter(deps), emailApiRouter(deps), adminApiRouter(deps));
-  app.use('/api', clientCorrectionRouter(deps), seriesApiRouter(deps), reportsApiRouter(deps));
+  app.use('/api', clientCorrectionRouter(deps), seriesApiRouter(deps), reportsApiRouter(deps), backfillApiRouter(deps));
   // Unknown /api paths answer JSON, except the OAuth routes mounted after this.
   app.use('/api', (req, res, next) => {
     if (`/api${req.path}`.startsWith(AUTH_PATH)) return next();

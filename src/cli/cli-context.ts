@@ -29,6 +29,8 @@ export interface CliIo {
   err(line: string): void;
   /** All of standard input (for `--access-token -`). */
   stdin(): Promise<string>;
+  /** Ask a yes/no question on a terminal; absent when standard input is not one (a script goes on without asking). */
+  confirm?(question: string): Promise<boolean>;
 }
 
 export const processIo: CliIo = {
@@ -39,7 +41,18 @@ export const processIo: CliIo = {
     for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
     return Buffer.concat(chunks).toString('utf8');
   },
+  ...(process.stdin.isTTY ? { confirm: askOnTerminal } : {}),
 };
+
+async function askOnTerminal(question: string): Promise<boolean> {
+  const readline = await import('node:readline/promises');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^(y|yes|s|si|sí)$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
 
 export interface CliContext {
   config: AppConfig;
@@ -91,7 +104,13 @@ export async function openCliContext(source?: Record<string, string | undefined>
 
 /** The same output with every line made safe for a terminal: what commands print goes through it. */
 export function terminalIo(io: CliIo): CliIo {
-  return { out: (text) => io.out(terminalLines(text)), err: (text) => io.err(terminalLines(text)), stdin: io.stdin };
+  const confirm = io.confirm?.bind(io);
+  return {
+    out: (text) => io.out(terminalLines(text)),
+    err: (text) => io.err(terminalLines(text)),
+    stdin: io.stdin,
+    ...(confirm ? { confirm: (question: string) => confirm(terminalText(question)) } : {}),
+  };
 }
 
 /** Run a command body: its exit code, or the code and one line on stderr for what it threw. */

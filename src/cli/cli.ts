@@ -19,7 +19,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   invoices: {
     summary:
-      'invoices list|show|retry|resend|correct|reinvoice …   read invoices, put failed ones back in the queue, e-mail one again, correct their client, re-issue an authorized one to another client',
+      "invoices list|show|retry|resend|pdfs|correct|reinvoice …   read invoices, put failed ones back in the queue, e-mail them again (one, several or the list's filters), zip their PDFs, correct their client, re-issue an authorized one to another client",
     load: () => import('./invoices-command.ts'),
   },
   series: {
@@ -31,6 +31,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary:
       "reports month --shop <shop> --month YYYY-MM [--environment produccion|pruebas] [--format json|csv|xlsx|zip] [--out FILE]   the accountant's month: figures, sales book, PDFs",
     load: () => import('./reports-command.ts'),
+  },
+  backfill: {
+    summary:
+      'backfill --shop <shop> --from YYYY-MM-DD --to YYYY-MM-DD [--dry-run] [--json] [--yes] | --cancel   invoice past paid orders of a range of Panamá days (docs/backfill.md)',
+    load: () => import('./backfill-command.ts'),
   },
   preview: {
     summary:

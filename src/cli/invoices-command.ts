@@ -22,19 +22,34 @@ import {
   withContext,
 } from './cli-context.ts';
 import { correctInvoice, reinvoiceInvoice } from './invoices-correct-command.ts';
+import { documentFilter } from '../admin/bulk-selection.ts';
+import {
+  BULK_RESEND,
+  BULK_RETRY,
+  type CliSelection,
+  FILTER_OPTIONS,
+  cliFilters,
+  cliIds,
+  hasFilters,
+  runBulk,
+  runPdfs,
+} from './invoices-bulk-command.ts';
 import { show } from './invoices-show-command.ts';
 import { KIND_WORDS, lastError, oneLine, shopStates, summary } from './invoice-output.ts';
 import { PANAMA_LABEL, STATUS_WORDS, panamaTime, statusFromWord, statusWord } from './document-words.ts';
 
 export const USAGE = [
   'usage:',
-  '  npm run cli -- invoices list [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--limit <n>] [--json]',
+  '  npm run cli -- invoices list [<filters>] [--limit <n>] [--json]',
   '  npm run cli -- invoices show <invoice id> [--json]',
-  '  npm run cli -- invoices retry <invoice id>',
+  '  npm run cli -- invoices retry <invoice id> [<invoice id> …] | <filters> [--yes]',
   '  npm run cli -- invoices retry --failed [--status failed|needs_attention] [--shop <domain>]',
-  '  npm run cli -- invoices resend <invoice id>',
+  '  npm run cli -- invoices resend <invoice id> [<invoice id> …] | <filters>',
+  '  npm run cli -- invoices pdfs <invoice id> [<invoice id> …] | <filters> --out <file.zip>',
   '  npm run cli -- invoices correct <invoice id> --file <client.json> | --clear',
   '  npm run cli -- invoices reinvoice <invoice id> --file <client.json>',
+  'filters: [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--search <order or number>]',
+  'several documents: one line each and a summary; exit 1 when any was refused. retry asks first on a terminal (--yes does not)',
   'statuses: Queued (pending), Waiting (waiting), Authorized (completed), "Needs attention" (needs_attention), Failed (failed), Skipped (skipped)',
   "invoices show lists an invoice's credit notes, and a credit note's invoice, reference and refund",
   `times: dd/mm/aaaa hh:mm, ${PANAMA_LABEL} time (UTC-5); --json gives UTC`,
@@ -52,6 +67,7 @@ export async function runInvoices(args: readonly string[], io: CliIo, open: Open
     show,
     retry,
     resend,
+    pdfs,
     correct: correctInvoice,
     reinvoice: reinvoiceInvoice,
   });
@@ -65,25 +81,17 @@ function optionalShop(values: Record<string, string>): string | undefined {
 }
 
 async function list(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const usage = 'invoices list [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--limit <n>] [--json]';
-  const { values, flags } = parseCommandArgs(args, { values: ['shop', 'status', 'kind', 'limit'], flags: ['json'] }, usage);
-  const shop = optionalShop(values);
-  const status = optionalStatus(values, DOCUMENT_STATUSES);
-  const kind = optionalKind(values);
+  const usage =
+    'invoices list [--shop <domain>] [--status <status>] [--kind invoice|credit_note] [--from/--to YYYY-MM-DD] [--search <text>] [--limit <n>] [--json]';
+  const { values, flags } = parseCommandArgs(args, { values: [...FILTER_OPTIONS, 'limit'], flags: ['json'] }, usage);
+  const { shop, filters } = cliFilters(values, FILTER_PARSERS);
+  const { kind } = filters;
+  const where = documentFilter(shop, filters);
   const limit = values['limit'] === undefined ? 50 : Number(values['limit']);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliInputError('--limit must be a whole number from 1 to 10000');
 
   return withContext(open, io, async (ctx) => {
-    const { rows } = await listDocuments(ctx.database.db, {
-      shop,
-      status,
-      kind,
-      from: undefined,
-      before: undefined,
-      search: undefined,
-      after: undefined,
-      limit,
-    });
+    const { rows } = await listDocuments(ctx.database.db, { ...where, after: undefined, limit });
     if (flags.has('json')) {
       io.out(JSON.stringify(rows.map(summary), null, 2));
       return EXIT_OK;
@@ -114,11 +122,23 @@ async function list(args: readonly string[], io: CliIo, open: OpenContext): Prom
 }
 
 async function retry(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const usage = 'invoices retry <invoice id> | invoices retry --failed [--status failed|needs_attention] [--shop <domain>]';
-  const { positionals, flags, values } = parseCommandArgs(args, { flags: ['failed'], values: ['shop', 'status'], positionals: 1 }, usage);
+  const usage =
+    'invoices retry <invoice id> [<invoice id> …] | invoices retry <filters> [--yes] | invoices retry --failed [--status failed|needs_attention] [--shop <domain>]';
+  const { positionals, flags, values } = parseCommandArgs(
+    args,
+    { flags: ['failed', 'yes'], values: [...FILTER_OPTIONS], positionals: MAX_IDS },
+    usage,
+  );
+  if (flags.has('failed')) {
+    if (positionals.length > 0) throw new CliInputError(`give invoice ids, filters or --failed, one of them (${usage})`);
+    const other = FILTER_OPTIONS.filter((o) => o !== 'shop' && o !== 'status' && values[o] !== undefined);
+    if (other.length > 0) throw new CliInputError(`--failed takes only --status and --shop (${usage})`);
+  } else {
+    if (positionals.length === 0 && !hasFilters(values)) throw new CliInputError(`give invoice ids, filters or --failed (${usage})`);
+    const several = selectionOf(positionals, values, usage);
+    if (several) return runBulk(BULK_RETRY, several, flags.has('yes'), io, open);
+  }
   const shop = optionalShop(values);
-  if (flags.has('failed') === positionals.length > 0) throw new CliInputError(`give an invoice id or --failed, not both (${usage})`);
-  if (!flags.has('failed') && (shop || values['status'] !== undefined)) throw new CliInputError('--shop and --status go with --failed');
 
   if (flags.has('failed')) {
     // Like the page's button: failed and needing attention, unless --status names one of them.
@@ -156,8 +176,10 @@ async function retry(args: readonly string[], io: CliIo, open: OpenContext): Pro
 }
 
 async function resend(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
-  const usage = 'invoices resend <invoice id>';
-  const { positionals } = parseCommandArgs(args, { positionals: 1 }, usage);
+  const usage = 'invoices resend <invoice id> [<invoice id> …] | invoices resend <filters>';
+  const { positionals, values } = parseCommandArgs(args, { values: [...FILTER_OPTIONS], positionals: MAX_IDS }, usage);
+  const several = selectionOf(positionals, values, usage);
+  if (several) return runBulk(BULK_RESEND, several, true, io, open);
   const id = requireDocumentId(positionals, usage);
   return withContext(open, io, async (ctx) => {
     const row = await findDocument(ctx.database.db, id);
@@ -172,6 +194,34 @@ async function resend(args: readonly string[], io: CliIo, open: OpenContext): Pr
     );
     return EXIT_OK;
   });
+}
+
+/** Ids a command takes at once (a shell line holds some thousands). */
+const MAX_IDS = 10_000;
+
+const FILTER_PARSERS = { status: (v: Record<string, string>) => optionalStatus(v, DOCUMENT_STATUSES), kind: optionalKind };
+
+/**
+ * Several ids, or the list's filters: a bulk selection. One id alone, and nothing else, is the single action as it
+ * always was (undefined here). Ids and filters together are exit 2.
+ */
+function selectionOf(positionals: readonly string[], values: Record<string, string>, usage: string): CliSelection | undefined {
+  const filtered = hasFilters(values);
+  if (positionals.length > 0 && filtered) throw new CliInputError(`give invoice ids or filters, not both (${usage})`);
+  if (filtered) return cliFilters(values, FILTER_PARSERS);
+  if (positionals.length > 1) return { ids: cliIds(positionals) };
+  if (positionals.length === 0) throw new CliInputError(`give invoice ids or filters (${usage})`);
+  return undefined;
+}
+
+async function pdfs(args: readonly string[], io: CliIo, open: OpenContext): Promise<number> {
+  const usage = 'invoices pdfs <invoice id> [<invoice id> …] | invoices pdfs <filters>  --out <file.zip>';
+  const { positionals, values } = parseCommandArgs(args, { values: [...FILTER_OPTIONS, 'out'], positionals: MAX_IDS }, usage);
+  const out = values['out'];
+  if (out === undefined || out.trim() === '') throw new CliInputError(`--out <file.zip> is required (${usage})`);
+  const { out: _out, ...filterValues } = values;
+  const selection = selectionOf(positionals, filterValues, usage) ?? { ids: cliIds(positionals) };
+  return runPdfs(selection, out, io, open);
 }
 
 /** `--status` as a stored status among `allowed` (the word or the value); undefined when not given. */

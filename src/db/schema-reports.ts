@@ -1,5 +1,5 @@
 // The accountant's month's totals (docs/reports.md), kept by the database: only triggers on `documents` write them
-// (drizzle/0012_report_month_totals.sql) and only the documents store reads them.
+// (drizzle/0013_report_month_totals.sql) and only the documents store reads them.
 import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 const summed = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);

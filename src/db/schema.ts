@@ -24,9 +24,10 @@ import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, ts
 import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
 import { reportMonthTotals } from './schema-reports.ts';
 
+import { backfills } from './schema-backfill.ts';
 import { flowEvents } from './schema-flow.ts';
 
-export { fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents, reportMonthTotals };
+export { backfills, fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents, reportMonthTotals };
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(
@@ -104,6 +105,8 @@ export const documents = pgTable(
     refreshSnapshot: boolean('refresh_snapshot').notNull().default(false),
     /** The merchant's correction of the client block (docs/design.md §10), applied over what the order says. */
     clientOverride: jsonb('client_override'),
+    /** The backfill that enqueued it (docs/backfill.md); null for a live order's. Claimed after the live ones. */
+    backfillId: uuid('backfill_id'),
     /** Where the client's RUC came from, when the client is a taxpayer. */
     taxIdSource: text('tax_id_source', { enum: TAX_ID_SOURCES }),
 
@@ -148,9 +151,10 @@ export const documents = pgTable(
   },
   (t) => [
     uniqueIndex('documents_shop_kind_source_uq').on(t.shop, t.kind, t.sourceKey),
-    // Claiming walks each shop's work in turn (fair between shops): only the rows the worker may take.
+    // Claiming walks each shop's work in turn (fair between shops), live orders before backfilled ones: only the rows
+    // the worker may take.
     index('documents_shop_due_idx')
-      .on(t.shop, t.nextAttemptAt)
+      .on(t.shop, sql`(${t.backfillId} is not null)`, t.nextAttemptAt)
       .where(sql`${t.status} in ('pending', 'waiting')`),
     index('documents_shop_created_idx').on(t.shop, t.createdAt),
     // The admin list filtered by status, newest first (the counts come from document_counts).
@@ -161,6 +165,10 @@ export const documents = pgTable(
     // An order's documents (its invoice and notes), and a note's invoice.
     index('documents_shop_order_idx').on(t.shop, t.orderGid),
     index('documents_invoice_idx').on(t.invoiceId),
+    // A backfill's progress: its documents by status.
+    index('documents_backfill_idx')
+      .on(t.backfillId, t.status)
+      .where(sql`${t.backfillId} is not null`),
     // The accountant's month (src/reports/): a shop's authorized documents of an environment by authorization time.
     index('documents_shop_authorized_idx')
       .on(t.shop, t.environment, t.authorizedAt, t.id)
@@ -392,4 +400,5 @@ export const schema = {
   gatewayCalls,
   complianceRequests,
   reconcileSweeps,
+  backfills,
 };

@@ -73,10 +73,15 @@ function reissue(facts: ActionFacts): ActionVerdict {
   return allow;
 }
 
-function resendEmail(facts: ActionFacts): ActionVerdict {
-  if (facts.row.status !== 'completed') return refuse('action_resend_not_authorized');
-  if (facts.mailConfigured === false) return refuse('action_resend_no_mail');
+/** Whether the document's e-mail may be sent again (resend.ts also refuses a buyer with no address). */
+export function resendVerdict(row: Pick<ActionRow, 'status'>, mailConfigured: boolean | undefined): ActionVerdict {
+  if (row.status !== 'completed') return refuse('action_resend_not_authorized');
+  if (mailConfigured === false) return refuse('action_resend_no_mail');
   return allow;
+}
+
+function resendEmail(facts: ActionFacts): ActionVerdict {
+  return resendVerdict(facts.row, facts.mailConfigured);
 }
 
 export function documentActions(facts: ActionFacts): DocumentActions {

@@ -41,14 +41,34 @@ export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: Is
     current = updated;
   }
 
+  const mapped = await mapOrder(current, shop.settings, deps.shopify);
+  if (mapped.kind === 'stop') return stop(mapped.transition);
+  return { kind: 'draft', doc: current, draft: mapped.draft, taxIdSource: mapped.taxIdSource };
+}
+
+/** What `mapOrder` needs of a document: its order, where it is, and the merchant's correction. */
+export type OrderToMap = Pick<DocumentRow, 'shop' | 'orderGid' | 'snapshot' | 'clientOverride'>;
+
+/**
+ * The order mapped to an invoice draft with the shop's settings: confirmed through the shop's own Admin API, its
+ * buyer's tax id sources and (when several gateways paid it) its transactions asked there. No number, no writes: the
+ * backfill's dry run (src/backfill/backfill-dry-run.ts) asks it too, so what it says cannot be invoiced is what the
+ * run stops.
+ */
+export async function mapOrder(
+  current: OrderToMap,
+  settings: IssuingShop['settings'],
+  shopify: Pick<IssuingDeps['shopify'], 'confirmOrder' | 'orderTransactions'>,
+): Promise<{ kind: 'draft'; draft: DocumentDraft; taxIdSource: TaxIdSource | undefined } | { kind: 'stop'; transition: Transition }> {
+  const stop = (transition: Transition) => ({ kind: 'stop', transition }) as const;
   const parsed = parseShopifyOrder(current.snapshot);
   if (!parsed.ok) return stop(mappingProblems(parsed.problems));
 
   // The body's shop is only the header's word: the order must be this shop's, asked through the shop's own API, before
   // anything is issued for it. The same answer says where the buyer's tax id is kept (docs/design.md §10).
   const correction = storedCorrection(current.clientOverride);
-  const metafield = correction ? null : shop.settings.mapping.customerTaxIdMetafield;
-  const confirmed = await deps.shopify.confirmOrder(current.shop, current.orderGid, {
+  const metafield = correction ? null : settings.mapping.customerTaxIdMetafield;
+  const confirmed = await shopify.confirmOrder(current.shop, current.orderGid, {
     company: !correction && parsed.order.company !== undefined,
     metafield,
   });
@@ -64,14 +84,14 @@ export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: Is
 
   let transactions: OrderTransaction[] | undefined;
   if (needsTransactions(parsed.order)) {
-    const fetched = await deps.shopify.orderTransactions(current.shop, current.orderGid);
+    const fetched = await shopify.orderTransactions(current.shop, current.orderGid);
     if (!fetched.ok) return stop(adminFailure(fetched, "reading the order's payments"));
     const read = parseOrderTransactions(fetched.data);
     if (!read.ok) return stop(mappingProblems(read.problems));
     transactions = read.transactions;
   }
 
-  const mapped = orderToDraft({ order: parsed.order, settings: shop.settings.mapping, buyer, ...(transactions ? { transactions } : {}) });
+  const mapped = orderToDraft({ order: parsed.order, settings: settings.mapping, buyer, ...(transactions ? { transactions } : {}) });
   if (!mapped.ok) {
     // Only gift cards or tips (left out by the settings): there is no sale to invoice.
     if (mapped.problems.every((p) => p.code === 'nothing_to_invoice')) {
@@ -79,7 +99,7 @@ export async function invoiceDraft(doc: DocumentRow, shop: IssuingShop, deps: Is
     }
     return stop(mappingProblems(mapped.problems));
   }
-  return { kind: 'draft', doc: current, draft: mapped.draft, taxIdSource: mapped.taxIdSource };
+  return { kind: 'draft', draft: mapped.draft, taxIdSource: mapped.taxIdSource };
 }
 
 /** Needs a person: the first problem is the reason shown; the document keeps them all (with their codes). */

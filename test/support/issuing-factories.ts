@@ -55,6 +55,7 @@ export function claimedInvoice(order: Record<string, unknown>, o: Partial<Docume
     documentType: '01',
     invoiceId: null,
     replacesId: null,
+    backfillId: null,
     step: 'send',
     status: 'pending',
     totalCents,

@@ -81,15 +81,26 @@ export async function api(method, path, body) {
 }
 
 /**
- * Download a file the API streams (a report): fetched with the session token, then saved under the name the answer
- * gives (Content-Disposition).
+ * Download a file the API streams (a report, the bulk ZIP): fetched with the session token (POSTed with `body` when
+ * given), then saved under the name the answer gives (Content-Disposition). Resolves with the answer's headers.
  * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<{ headers: Headers }>}
  */
-export async function download(path) {
+export async function download(path, body) {
   const token = await sessionToken(false);
   let response;
   try {
-    response = await fetch(path, { headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
+    response = await fetch(path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Accept-Language': language(),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
   } catch {
     throw new ApiError(0, { error: 'network' });
   }
@@ -101,6 +112,7 @@ export async function download(path) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { headers: response.headers };
 }
 
 /** What to tell the merchant about a failed call. @param {unknown} error */

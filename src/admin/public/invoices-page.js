@@ -6,6 +6,7 @@ import { busy, button, clear, dataTable, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { detailHref, kindLabel } from './credit-notes.js';
 import { confirmDialog } from './document-actions.js';
+import { bulkActions } from './bulk-actions.js';
 import { formatDateTime, formatMoney, shortCufe } from './format.js';
 import { reasonSummary, statusBadge } from './document-status.js';
 
@@ -159,6 +160,17 @@ export async function renderInvoices(container, ctx) {
       : null,
   );
 
+  const bulk = bulkActions({
+    key,
+    filters: {
+      status: filters.status === 'all' ? '' : filters.status,
+      kind: filters.kind,
+      q: filters.q,
+      from: filters.from,
+      to: filters.to,
+    },
+    reload: () => load(),
+  });
   const body = h('div', { class: 'table-host', id: 'invoice-table', 'aria-live': 'polite' });
   const pager = h('nav', { class: 'pager', 'aria-label': t('invoices.pagination') });
   const hint = h('p', { class: 'footnote', hidden: true }, t('invoices.autoRefresh'));
@@ -170,7 +182,7 @@ export async function renderInvoices(container, ctx) {
       h('h1', { class: 'page__title' }, t('invoices.title')),
       h('div', { class: 'page__actions' }, refreshButton, retryAllButton),
     ),
-    h('section', { class: 'card card--flush' }, tabs, filterBar, body, pager),
+    h('section', { class: 'card card--flush' }, tabs, filterBar, bulk.bar, bulk.result, body, pager),
     hint,
   );
   renderTabs();
@@ -208,6 +220,7 @@ export async function renderInvoices(container, ctx) {
     renderTabs();
     updateRetryAll();
     renderTable(list.invoices);
+    bulk.setPage(list.invoices, Boolean(list.nextCursor) || filters.page > 1);
     renderPager(Boolean(list.nextCursor));
     const inProgress = list.invoices.some((i) => i.status === 'pending');
     hint.hidden = !inProgress;
@@ -234,9 +247,12 @@ export async function renderInvoices(container, ctx) {
       );
       return;
     }
-    const columns = ['order', 'type', 'number', 'amount', 'status', 'cufe', 'time', 'reason'].map(
-      (c) => /** @type {const} */ ([t(`invoices.col.${c}`), c === 'amount']),
-    );
+    const columns = [
+      /** @type {const} */ ([t('bulk.column'), false]),
+      ...['order', 'type', 'number', 'amount', 'status', 'cufe', 'time', 'reason'].map(
+        (c) => /** @type {const} */ ([t(`invoices.col.${c}`), c === 'amount']),
+      ),
+    ];
     // Each cell names its column, for the stacked rows at phone width.
     const cell = (/** @type {string} */ column, /** @type {string} */ cls, /** @type {import('./dom.js').Child} */ content) =>
       h('td', { class: cls, 'data-label': t(`invoices.col.${column}`) }, content);
@@ -257,6 +273,7 @@ export async function renderInvoices(container, ctx) {
           dataset: { id: inv.id, order: inv.orderName, status: inv.status, kind: inv.kind },
           onclick: (/** @type {MouseEvent} */ e) => (e.target instanceof Element && e.target.closest('a') ? undefined : ctx.navigate(href)),
         },
+        bulk.cell(inv),
         h(
           'td',
           { class: 'strong row-title' },

@@ -53,6 +53,7 @@ export interface ShopView {
     locations?: Record<string, { branchCode: string; billingPoint: string }>;
     mapping: Mapping;
     buyerRequests: { enabled: boolean; days: number };
+    flowTriggers: { enabled: boolean; language: 'es' | 'en' };
   };
   credentials: Record<string, boolean> | null;
   complete: boolean;

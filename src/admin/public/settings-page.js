@@ -5,7 +5,7 @@ import { ApiError, api, errorText } from './api.js';
 import { banner, busy, button, clear, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createFields, parseTable, validateBillingPoint, validateBranch } from './settings-fields.js';
-import { deliveryCodeSelect, problemsBanner, section } from './settings-sections.js';
+import { deliveryCodeSelect, flowSection, problemsBanner, section } from './settings-sections.js';
 import { seriesSettings } from './settings-series.js';
 
 const SECRET_CREDENTIALS = new Set(['GW_Token', 'Token']);
@@ -82,6 +82,7 @@ export async function renderSettings(container, ctx) {
         tipCode: value('mapping.tipCode'),
       },
       buyerRequests: { enabled: checked('buyerRequests.enabled'), days: Number(value('buyerRequests.days').trim() || NaN) },
+      flowTriggers: { enabled: checked('flowTriggers.enabled'), language: value('flowTriggers.language') },
     };
     const branch = validateBranch(body.branchCode);
     if (branch) problems.push({ path: 'branchCode', message: branch });
@@ -242,6 +243,7 @@ export async function renderSettings(container, ctx) {
         help: t('settings.buyerRequestsDaysHelp'),
       }),
     ),
+    flowSection(fields, settings.flowTriggers),
     section(
       t('settings.payments'),
       t('settings.paymentsHelp'),

@@ -1,5 +1,6 @@
 // Pieces of the settings form: an annotated section (title and help beside a card), the banner of its problems, and
-// the deliveryCAFE code, asked once beside the delivery to the buyer ("as delivered" by default, or a fixed code).
+// the deliveryCAFE code, asked once beside the delivery to the buyer ("as delivered" by default, or a fixed code), and
+// the Shopify Flow triggers.
 import { banner, h } from './dom.js';
 import { t } from './i18n.js';
 
@@ -25,6 +26,25 @@ export function deliveryCodeSelect(fields, mapping, choices) {
   const select = fields.select(path, t('settings.td.deliveryCAFE'), current ?? '', choices, 'deliveryCAFE');
   fields.input(path).prepend(h('option', { value: '', selected: current === undefined }, t('settings.td.auto')));
   return select;
+}
+
+/**
+ * Shopify Flow triggers (docs/flow.md): on or off, and the language of the reason a *needs attention* trigger carries.
+ * @param {ReturnType<typeof import('./settings-fields.js').createFields>} fields
+ * @param {{ enabled: boolean; language: 'es' | 'en' }} flow
+ */
+export function flowSection(fields, flow) {
+  return section(
+    t('settings.flow'),
+    t('settings.flowHelp'),
+    fields.checkbox('flowTriggers.enabled', t('settings.flowEnabled'), flow.enabled),
+    fields.choice(
+      'flowTriggers.language',
+      t('settings.flowLanguage'),
+      ['es', 'en'].map((v) => [v, t(`settings.flowLanguage.${v}`)]),
+      flow.language,
+    ),
+  );
 }
 
 /**

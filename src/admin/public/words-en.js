@@ -351,6 +351,13 @@ export const WORDS_EN = {
   'settings.buyerRequestsEnabled': 'Let buyers ask for the invoice with their RUC',
   'settings.buyerRequestsDays': 'Days to ask',
   'settings.buyerRequestsDaysHelp': 'Counted from the invoice’s authorization (1 to 365).',
+  'settings.flow': 'Shopify Flow',
+  'settings.flowHelp':
+    'The app tells Shopify Flow when an invoice is authorized or needs attention and when a credit note is authorized, so your workflows can tag orders, alert someone or release a fulfillment.',
+  'settings.flowEnabled': 'Send the events to Shopify Flow',
+  'settings.flowLanguage': 'Language of the reason',
+  'settings.flowLanguage.es': 'Spanish',
+  'settings.flowLanguage.en': 'English',
   'buyer.title': 'Buyer’s page',
   'buyer.help.invoice':
     'Here the buyer sees their invoice and its credit notes, and can ask for the invoice in their company’s name (RUC). The link is in their e-mail and their Shopify account.',

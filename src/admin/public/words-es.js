@@ -353,6 +353,13 @@ export const WORDS_ES = {
   'settings.buyerRequestsEnabled': 'Permitir que el comprador solicite la factura con RUC',
   'settings.buyerRequestsDays': 'Días para solicitarla',
   'settings.buyerRequestsDaysHelp': 'Contados desde la autorización de la factura (de 1 a 365).',
+  'settings.flow': 'Shopify Flow',
+  'settings.flowHelp':
+    'La app avisa a Shopify Flow cuando una factura queda autorizada o requiere atención y cuando una nota de crédito queda autorizada, para que sus flujos etiqueten pedidos, avisen a alguien o liberen un envío.',
+  'settings.flowEnabled': 'Enviar los eventos a Shopify Flow',
+  'settings.flowLanguage': 'Idioma del motivo',
+  'settings.flowLanguage.es': 'Español',
+  'settings.flowLanguage.en': 'Inglés',
   'buyer.title': 'Página del comprador',
   'buyer.help.invoice':
     'El comprador ve aquí su factura y sus notas de crédito, y puede pedir la factura a nombre de su empresa (RUC). El enlace va en su correo y en su cuenta de Shopify.',

@@ -14,4 +14,6 @@ export * from './replacement-statements.ts';
 export * from './series-statements.ts';
 export * from './report-statements.ts';
 export * from './buyer-statements.ts';
+export * from './bulk-statements.ts';
+export * from './backfill-statements.ts';
 export * from './flow-statements.ts';

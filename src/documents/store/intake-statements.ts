@@ -30,6 +30,8 @@ export interface NewDocument {
    * or its bytes when they are valid UTF-8 (sent as they are, no second encoding).
    */
   rawSnapshot: string | Buffer;
+  /** The backfill that brings it (docs/backfill.md); a live order's has none. */
+  backfillId?: string | undefined;
 }
 
 export type EnqueueResult = 'stored' | 'duplicate';
@@ -62,6 +64,7 @@ export async function insertBatch(db: Db, batch: readonly IntakeItem[]): Promise
       event_id: delivery.eventId ?? null,
       topic: delivery.topic,
       triggered_at: delivery.triggeredAt ?? null,
+      backfill_id: d.backfillId ?? null,
     }),
   );
   const list = (values: readonly unknown[]) =>
@@ -96,12 +99,15 @@ export async function recordDelivery(db: Db, shop: string, delivery: DeliveryFac
   });
 }
 
-/** Deliveries on record by topic and outcome (metrics). The sweep's enqueues are recorded like deliveries, not counted. */
+/**
+ * Deliveries on record by topic and outcome (metrics). The sweep's and the backfill's enqueues are recorded like
+ * deliveries, not counted.
+ */
 export async function countDeliveries(db: Db): Promise<{ topic: string; outcome: string; n: number }[]> {
   const rows = await db
     .select({ topic: webhookDeliveries.topic, outcome: webhookDeliveries.outcome, n: sql<number>`count(*)::int` })
     .from(webhookDeliveries)
-    .where(sql`${webhookDeliveries.webhookId} not like 'sweep-%'`)
+    .where(sql`${webhookDeliveries.webhookId} not like 'sweep-%' and ${webhookDeliveries.webhookId} not like 'backfill-%'`)
     .groupBy(webhookDeliveries.topic, webhookDeliveries.outcome);
   return rows.map((r) => ({ ...r, n: Number(r.n) }));
 }

@@ -48,7 +48,9 @@ const takable = (t: string) =>
 /**
  * Take up to `limit` due documents, fairly between shops, and lease them to `owner`. Every shop with due work (and
  * room under `shopLimit` in this process) gets its turn 1 before any shop gets its turn 2, oldest first within a
- * turn, so one shop's flash sale does not make the others' invoices wait behind it. Each shop offers up to twice
+ * turn, so one shop's flash sale does not make the others' invoices wait behind it; within a shop, its live documents
+ * come before those a backfill brought (docs/backfill.md), so a backfill of thousands never holds a new sale back. The
+ * due index leads with the same order, so this stays index-driven. Each shop offers up to twice
  * an equal share of `limit`: the second half stands in for rows another worker has just locked (the runner claims
  * again when shops had less). The shops with due work are found by one probe each of the due index, so the claim
  * reads about twice `limit` plus one row per shop however long the queue is. Only the
@@ -75,10 +77,11 @@ export async function claimDue(db: Db, o: ClaimOptions): Promise<DocumentRow[]> 
     candidates as (
       select due.id, due.turn, due.next_attempt_at
       from open_shops cross join lateral (
-        select d.id, d.next_attempt_at, row_number() over (order by d.next_attempt_at) as turn
+        select d.id, d.next_attempt_at,
+          row_number() over (order by (d.backfill_id is not null), d.next_attempt_at) as turn
         from ${documents} d
         where d.shop = open_shops.shop and ${takable('d')}
-        order by d.next_attempt_at
+        order by (d.backfill_id is not null), d.next_attempt_at
         limit least(open_shops.room, 2 * ceil(${o.limit}::numeric / (select count(*) from open_shops)))
       ) due
       order by due.turn, due.next_attempt_at

@@ -73,7 +73,7 @@ const listColumns = {
 
 export type DocumentListRow = Pick<DocumentRow, Exclude<keyof typeof listColumns, 'cursorAt'>> & { cursorAt: string };
 
-function searchCondition(s: DocumentSearch): SQL | undefined {
+export function searchCondition(s: DocumentSearch): SQL | undefined {
   const byNumber = s.fiscalKey
     ? and(
         eq(documents.branchCode, s.fiscalKey.branchCode),

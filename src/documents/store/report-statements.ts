@@ -59,7 +59,7 @@ export interface MonthSeriesRow {
 /**
  * Each series (branch, billing point, document type) of the month: how many documents, the first and last number,
  * and the sums of the stored documents' totals and items by rate. Read from `report_month_totals`, which triggers on
- * `documents` keep (drizzle/0012_report_month_totals.sql): a few rows, whatever the month's size.
+ * `documents` keep (drizzle/0013_report_month_totals.sql): a few rows, whatever the month's size.
  */
 export async function monthSeriesTotals(db: Db, q: MonthQuery): Promise<MonthSeriesRow[]> {
   const t = reportMonthTotals;

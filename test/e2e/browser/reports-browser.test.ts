@@ -1,6 +1,6 @@
 // Informes in real Chromium at desktop (1280 px) and phone (390 px) width, against the app on loopback with a month
 // of authorized documents: the summary as Form 430 reads it, the series and their gaps, a download of the sales book,
-// English on request, no sideways scroll; the accountant's e-mail field in Configuración. Screenshots go to
+// English on request, no sideways scroll; the accountant's e-mail field and the Flow choices in Configuración. Screenshots go to
 // test-artifacts/.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -123,6 +123,17 @@ describe.skipIf(!hasChromium)('Informes in the admin page', () => {
       await field.waitFor(WAIT);
       expect(await field.inputValue()).toBe('contador@example.com');
       expect(await noSidewaysScroll()).toBe(true);
+    });
+
+    it.runIf(width === 1280)('keeps the Shopify Flow choices in Configuración: off, reasons in English', async () => {
+      expect(await page.locator('#field-flowTriggers-enabled').isChecked()).toBe(true);
+      await page.locator('#field-flowTriggers-enabled').uncheck();
+      await page.selectOption('#field-flowTriggers-language', 'en');
+      const saved = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT');
+      await page.click('#save-settings');
+      expect((await saved).status()).toBe(200);
+      expect((await run.h.app.shops.get(SHOP))!.settings.flowTriggers).toEqual({ enabled: false, language: 'en' });
+      expect((await run.h.app.shops.get(SHOP))!.settings.accountantEmail).toBe('contador@example.com');
     });
   });
 });

@@ -26,6 +26,7 @@ describe.each(testDatabases)('database on $name', (target) => {
     );
     const names = rowsOf<{ table_name: string }>(rows).map((r) => r.table_name);
     expect(names).toEqual([
+      'backfills',
       'buyer_requests',
       'compliance_requests',
       'document_counts',

@@ -1,4 +1,4 @@
-// The migration that adds the accountant's month's totals (drizzle/0012, report_month_totals), run on both databases
+// The migration that adds the accountant's month's totals (drizzle/0013, report_month_totals), run on both databases
 // over documents authorized before it: the totals are filled from them, and the month's figures read from the totals
 // equal what the documents say; documents authorized after it are added by the triggers.
 import fs from 'node:fs';

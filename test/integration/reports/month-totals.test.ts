@@ -1,4 +1,4 @@
-// The accountant's month's totals (report_month_totals, kept by triggers on documents: drizzle/0012) equal what the
+// The accountant's month's totals (report_month_totals, kept by triggers on documents: drizzle/0013) equal what the
 // stored documents say, read as the sales book reads them (documentAmounts), after every kind of statement: documents
 // inserted authorized, authorized later, touched without moving, moved to another month, un-authorized, deleted; and
 // on PostgreSQL while many connections authorize at once, some rolling back. A document the database cannot read

@@ -59,18 +59,24 @@ describe('CLI input checks, in process: refused before any data is opened', () =
     ],
     [['list', '--limit', '0'], /^invoices list: --limit must be a whole number from 1 to 10000/],
     [['list', '--shop', 'x'], /^invoices list: --shop must be the store's myshopify\.com domain/],
-    [['retry'], /^invoices retry: give an invoice id or --failed, not both/],
-    [['retry', '00000000-0000-4000-8000-000000000000', '--failed'], /^invoices retry: give an invoice id or --failed, not both/],
+    [['retry'], /^invoices retry: give invoice ids, filters or --failed/],
+    [['retry', '00000000-0000-4000-8000-000000000000', '--failed'], /^invoices retry: give invoice ids, filters or --failed, one of them/],
     [
       ['retry', '00000000-0000-4000-8000-000000000000', '--shop', 'tienda.myshopify.com'],
-      /^invoices retry: --shop and --status go with --failed/,
+      /^invoices retry: give invoice ids or filters, not both/,
     ],
-    [['retry', '00000000-0000-4000-8000-000000000000', '--status', 'failed'], /^invoices retry: --shop and --status go with --failed/],
+    [['retry', '00000000-0000-4000-8000-000000000000', '--status', 'failed'], /^invoices retry: give invoice ids or filters, not both/],
+    [['retry', '--failed', '--kind', 'invoice'], /^invoices retry: --failed takes only --status and --shop/],
+    [['retry', '00000000-0000-4000-8000-000000000000', 'not-an-id'], /^invoices retry: each invoice id must be a UUID/],
+    [['resend'], /^invoices resend: give invoice ids or filters/],
+    [['resend', '--from', '2026-02-30'], /^invoices resend: --from is not a calendar date/],
+    [['resend', '--from', '2026-03-02', '--to', '2026-03-01'], /^invoices resend: --to must not be before --from/],
+    [['pdfs', '--status', 'completed'], /^invoices pdfs: --out <file.zip> is required/],
     [
       ['retry', '--failed', '--status', 'completed'],
       /^invoices retry: --status must be one of Needs attention \(needs_attention\), Failed \(failed\)$/m,
     ],
-    [['lst'], /^invoices: unknown command "lst" \(the commands are list, show, retry, resend, correct, reinvoice\)\n\nusage:/],
+    [['lst'], /^invoices: unknown command "lst" \(the commands are list, show, retry, resend, pdfs, correct, reinvoice\)\n\nusage:/],
   ])('invoices %j → exit 2', async (args, message) => {
     const result = await run('invoices', args);
     expect(result.code).toBe(2);
