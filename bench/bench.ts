@@ -8,6 +8,7 @@ import path from 'node:path';
 import { bundleApp } from '../scripts/bundle-app.ts';
 import { APP_NODE_FLAGS } from '../sim/harness/app-process.ts';
 import type * as adminBench from './admin-bench.ts';
+import type * as backfillBench from './backfill-bench.ts';
 import type * as claimBench from './claim-bench.ts';
 import type * as e2eBench from './e2e-bench.ts';
 import type * as fairnessBench from './fairness-bench.ts';
@@ -29,6 +30,7 @@ export const BENCHES = {
   notes:
     '10,000 refunds through the sandbox gateway at 200 ms (their invoices seeded as authorized beforehand): credit notes/s vs the gateway limit',
   fairness: "100 shops, one sending 5,000 orders at once: the other 99 shops' time to invoice, the flooding shop's drain",
+  backfill: "a 5,000-order backfill while live orders are paid at 5/s: the live orders' time to invoice, the backfill's drain",
   claim: "the worker's claim with 10,000 due documents, laid out over 1 to 1,000 shops",
   inline: 'webhook p99 with the gateway at 6 s: the inline design (gateway call inside the webhook) vs ours',
   admin: 'admin invoices list response time with 1,000,000 documents of one shop',
@@ -45,6 +47,7 @@ type BenchModules = Checked<{
   e2e: typeof e2eBench;
   notes: typeof notesBench;
   fairness: typeof fairnessBench;
+  backfill: typeof backfillBench;
   claim: typeof claimBench;
   inline: typeof inlineBench;
   admin: typeof adminBench;

@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm';
 import { type Database, type DatabaseTarget, openDatabase, rowsOf } from '../src/db/database.ts';
 import { documents, gatewayCalls } from '../src/db/schema.ts';
 import type { DocumentKind } from '../src/db/document-state.ts';
+import { INVOICE_METAFIELD_TYPES } from '../src/shopify/metafield-writer.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../sim/sandbox/sandbox-gateway.ts';
 import { type StoreSimulator, startStoreSimulator } from '../sim/store-simulator/store-simulator.ts';
 import { createFreshPostgresDatabase } from '../sim/harness/databases.ts';
@@ -44,7 +45,6 @@ export const TARGET_SHARE = 0.9;
 export const MAX_SECONDS = 420;
 /** Deliveries of a burst in flight at once, like Shopify's. */
 const BURST_CONNECTIONS = 50;
-const METAFIELD_KEYS = 6;
 
 /** Invoices per second the gateway allows with `concurrency` calls in flight. */
 export function gatewayLimit(concurrency: number): number {
@@ -84,12 +84,17 @@ export interface Traffic {
   done(simulator: StoreSimulator, d: Delivery): boolean;
 }
 
-/** Paid orders: each invoiced and its six metafields written. */
+/** Whether the order's invoice is written back: all its metafields, set in one metafieldsSet. */
+export function writtenBack(simulator: StoreSimulator, d: Delivery): boolean {
+  return simulator.metafields(`gid://shopify/Order/${d.orderId}`, d.shop).length === Object.keys(INVOICE_METAFIELD_TYPES).length;
+}
+
+/** Paid orders: each invoiced and its metafields written. */
 export const PAID_ORDERS: Traffic = {
   kind: 'invoice',
   body: (d) => paidOrder(d.orderId),
   send: async (simulator, appUrl, d, body) => (await simulator.orderPaid(d.shop, body, `${appUrl}/webhooks/orders/paid`)).status,
-  done: (simulator, d) => simulator.metafields(`gid://shopify/Order/${d.orderId}`, d.shop).length === METAFIELD_KEYS,
+  done: writtenBack,
 };
 
 export interface RunPlan {
@@ -104,6 +109,8 @@ export interface RunPlan {
   extraEnv?: Record<string, string>;
   /** Default PAID_ORDERS. */
   traffic?: Traffic;
+  /** Orders that reach the app another way (a backfill `prepare` started): never delivered, waited for like deliveries. */
+  background?: readonly Delivery[];
 }
 
 export interface GatewayTimes {
@@ -119,6 +126,8 @@ export interface InvoiceTimes {
   shop: string;
   receivedAt: number;
   writtenBackAt: number;
+  /** Brought by a backfill (docs/backfill.md), not by a webhook. */
+  backfilled: boolean;
 }
 
 export interface RunResult {
@@ -196,7 +205,8 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
       }),
     ]).then(() => performance.now());
 
-    const pending = new Set(plan.deliveries);
+    const awaited = [...plan.deliveries, ...(plan.background ?? [])];
+    const pending = new Set(awaited);
     let lastReport = started;
     while (pending.size > 0) {
       await sleep(100);
@@ -204,7 +214,7 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
       const now = performance.now();
       if (now - lastReport > 10_000) {
         lastReport = now;
-        const done = plan.deliveries.length - pending.size;
+        const done = awaited.length - pending.size;
         console.log(
           `  ${((now - started) / 1000).toFixed(0)} s: ${int(done)} written back (${(done / ((now - started) / 1000)).toFixed(1)}/s, limit ${int(limit)}/s)`,
         );
@@ -229,7 +239,7 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
       seconds: (finished - started) / 1000,
       intakeSeconds: (intakeDone - started) / 1000,
       drainSeconds: (finished - intakeDone) / 1000,
-      done: plan.deliveries.length - pending.size,
+      done: awaited.length - pending.size,
       rss,
       sendDocuments: stats.requests.SendDocument - stats0.requests.SendDocument,
       issued: stats.issued - stats0.issued,
@@ -269,11 +279,12 @@ async function readTimes(target: DatabaseTarget, kind: DocumentKind): Promise<{ 
         ? { perInvoice: Number.NaN, p50: Number.NaN, p99: Number.NaN }
         : { perInvoice: row.total / row.invoices, p50: row.p50, p99: row.p99 };
     // created_at is the intake's transaction (the webhook received); written_back_at is set once Shopify took the metafields.
-    const invoices = rowsOf<{ shop: string; received: number; written: number }>(
+    const invoices = rowsOf<{ shop: string; received: number; written: number; backfilled: boolean }>(
       await database.db.execute(sql`
-        select shop, extract(epoch from created_at)::float8 * 1000 as received, extract(epoch from written_back_at)::float8 * 1000 as written
+        select shop, extract(epoch from created_at)::float8 * 1000 as received, extract(epoch from written_back_at)::float8 * 1000 as written,
+          backfill_id is not null as backfilled
         from ${documents} where written_back_at is not null and kind = ${kind}`),
-    ).map((r) => ({ shop: r.shop, receivedAt: Number(r.received), writtenBackAt: Number(r.written) }));
+    ).map((r) => ({ shop: r.shop, receivedAt: Number(r.received), writtenBackAt: Number(r.written), backfilled: r.backfilled }));
     return { gateway, invoices };
   } finally {
     await database.close();
