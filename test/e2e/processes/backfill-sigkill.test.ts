@@ -6,6 +6,8 @@
 // run, invoice none twice.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Session } from '@shopify/shopify-api';
@@ -24,10 +26,49 @@ import { type RunningSandbox, startSandboxServer } from '../../../sim/sandbox/sa
 import { type StoreSimulator, startStoreSimulator } from '../../../sim/store-simulator/store-simulator.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
 
-const SHOP = 'tienda-retro-procesos.myshopify.com';
 const DAY = 86_400_000;
 const ORDERS = 200;
-async function seedShop(database: Database, simulator: StoreSimulator, key: Buffer): Promise<void> {
+/** Each listing call (BackfillPaidOrders) after the very first held this long: the app is killed with pages
+ * left to read, however fast it issues. */
+const LISTING_DELAY_MS = 6000;
+
+/** A proxy in front of the store simulator that holds the backfill's listing calls after the first one LISTING_DELAY_MS. */
+async function slowListing(upstream: string): Promise<{ origin: string; reset(): void; close(): Promise<void> }> {
+  let listings = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(k))
+          headers[k] = v;
+      setTimeout(
+        () => {
+          fetch(`${upstream}${req.url}`, { method: req.method, headers, body: body.length > 0 ? body : undefined })
+            .then(async (answer) => {
+              res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+              res.end(Buffer.from(await answer.arrayBuffer()));
+            })
+            .catch(() => res.destroy());
+        },
+        body.includes('BackfillPaidOrders') && listings++ > 0 ? LISTING_DELAY_MS : 0,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    reset: () => void (listings = 0),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function seedShop(database: Database, simulator: StoreSimulator, key: Buffer, SHOP: string): Promise<void> {
   const box = createSecretBox(key);
   const { accessToken } = simulator.addShop(SHOP);
   await new EncryptedSessionStorage(database.db, box).storeSession(
@@ -58,11 +99,14 @@ interface Progress {
 describe('the backfill survives a SIGKILL of the app process', () => {
   let sandbox: RunningSandbox;
   let simulator: StoreSimulator;
+  let admin: { origin: string; reset(): void; close(): Promise<void> };
   beforeAll(async () => {
     sandbox = await startSandboxServer({ seed: 21, faults: { latencyMs: { min: 50, max: 200 } } });
     simulator = await startStoreSimulator({ apiKey: TEST_API_KEY, apiSecret: TEST_API_SECRET });
+    admin = await slowListing(simulator.origin);
   });
   afterAll(async () => {
+    await admin.close();
     await simulator.close();
     await sandbox.close();
   });
@@ -70,6 +114,7 @@ describe('the backfill survives a SIGKILL of the app process', () => {
   const targets = [
     {
       name: 'PGlite',
+      shop: 'tienda-retro-pglite.myshopify.com',
       base: 7_600_000_000_000,
       storage: async () => ({
         env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fe-bfkill-')) } as Record<string, string>,
@@ -80,6 +125,7 @@ describe('the backfill survives a SIGKILL of the app process', () => {
       ? [
           {
             name: 'PostgreSQL',
+            shop: 'tienda-retro-postgres.myshopify.com',
             base: 7_700_000_000_000,
             storage: async () => {
               const fresh = await createFreshPostgresDatabase(postgresUrlForTests!);
@@ -92,7 +138,8 @@ describe('the backfill survives a SIGKILL of the app process', () => {
 
   it.each(targets)(
     'killed mid-read and mid-issue, restarted: done, each order invoiced once, numbered 1…N, dated when sent ($name)',
-    async ({ base, storage }) => {
+    async ({ shop: SHOP, base, storage }) => {
+      admin.reset();
       const { env: storageEnv, drop } = await storage();
       const open = () =>
         storageEnv.DATABASE_URL
@@ -116,7 +163,7 @@ describe('the backfill survives a SIGKILL of the app process', () => {
       const spawn = async () => {
         const port = await freePort();
         const app = spawnApp({
-          ...testAppEnv({ port, gatewayUrl: sandbox.url, key, adminApiOrigin: simulator.origin }),
+          ...testAppEnv({ port, gatewayUrl: sandbox.url, key, adminApiOrigin: admin.origin }),
           ...timing,
           ...storageEnv,
         });
@@ -146,7 +193,7 @@ describe('the backfill survives a SIGKILL of the app process', () => {
       let app: AppProcess | undefined;
       try {
         const seed = await open();
-        await seedShop(seed, simulator, key);
+        await seedShop(seed, simulator, key, SHOP);
         await seed.close();
         for (const o of orders) simulator.setOrder(SHOP, o);
 
