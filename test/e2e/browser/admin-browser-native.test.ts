@@ -90,6 +90,7 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
       [here, 'Electronic invoicing'],
       [`${here}#/facturas`, 'Invoices'],
       [`${here}#/informes`, 'Reports'],
+      [`${here}#/facturar-pedidos-anteriores`, 'Past orders'],
       [`${here}#/configuracion`, 'Settings'],
     ]);
     expect(await page.getAttribute('ui-title-bar', 'title')).toBe('Settings');
@@ -226,6 +227,7 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
     expect(await standalone.locator('header.app-header nav.app-nav a').allTextContents()).toEqual([
       'Facturas1',
       'Informes',
+      'Pedidos anteriores',
       'Configuración',
     ]);
     expect(await standalone.locator('s-app-nav').count()).toBe(0);
