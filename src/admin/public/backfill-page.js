@@ -143,7 +143,11 @@ export async function renderBackfill(container, _ctx) {
   function showSummary(dry) {
     const cannot = dry.cannotInvoice;
     const expected = dry.toInvoice + cannot.length;
-    const start = button(t('backfill.start', { count: dry.toInvoice }), { id: 'backfill-start', variant: 'primary', disabled: expected === 0 });
+    const start = button(t('backfill.start', { count: dry.toInvoice }), {
+      id: 'backfill-start',
+      variant: 'primary',
+      disabled: expected === 0,
+    });
     start.addEventListener('click', async () => {
       const confirmed = await confirmDialog({
         id: 'backfill-confirm',
