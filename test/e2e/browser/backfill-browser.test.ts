@@ -188,4 +188,57 @@ describe.skipIf(!hasChromium)('Pedidos anteriores in the admin page', () => {
       await page.screenshot({ path: path.join(ARTIFACTS, 'backfill-390-dry-run.png'), fullPage: true });
     });
   });
+
+  describe('inside the Shopify admin (App Bridge stand-in)', () => {
+    let page: Page;
+    const old = panamaDate(new Date(now - 90 * DAY));
+    const earliest = panamaDate(new Date(now - 59 * DAY));
+
+    beforeAll(async () => {
+      // App Bridge is Shopify's script, out of reach here: a stand-in with session tokens and scopes.request, recorded.
+      page = await offlinePage(chromium.browser, {
+        viewport: { width: 1280, height: 900 },
+        offMachine: (route) =>
+          route.request().url() === 'https://cdn.shopify.com/shopifycloud/app-bridge.js'
+            ? route.fulfill({
+                contentType: 'text/javascript',
+                body:
+                  `window.__requested = []; window.shopify = { config: { locale: 'es', shop: '${SHOP}' }, ` +
+                  'idToken: () => window.__simulatorSessionToken(), ' +
+                  'scopes: { request: async (s) => { window.__requested.push(s); return { result: "granted-all" }; } } };',
+              })
+            : route.abort('internetdisconnected'),
+      });
+      await page.context().exposeBinding('__simulatorSessionToken', () => run.h.simulator.sessionToken(SHOP));
+    });
+    afterAll(async () => page?.context().close());
+
+    it('offers read_all_orders through App Bridge for a range older than 60 days; outside the admin only says so', async () => {
+      const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace('.myshopify.com', '')}`).toString('base64url');
+      const token = await run.h.simulator.sessionToken(SHOP);
+      await page.goto(`${run.h.app.url}/?embedded=1&host=${host}&shop=${SHOP}&locale=es&id_token=${token}#/facturar-pedidos-anteriores`);
+      await page.locator('#backfill-form').waitFor(WAIT);
+      await page.fill('#backfill-from', old);
+      await page.click('#backfill-review');
+      await page.locator('#backfill-error').waitFor(WAIT);
+      expect(await page.locator('#backfill-error .banner__body').textContent()).toBe(
+        render(message('backfill_needs_all_orders', { earliest }), 'es'),
+      );
+      await page.click('#backfill-grant-scope');
+      await page.waitForFunction(() => (window as unknown as { __requested: unknown[] }).__requested.length === 1);
+      expect(await page.evaluate(() => (window as unknown as { __requested: unknown[] }).__requested)).toEqual([['read_all_orders']]);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'backfill-embedded-scope.png'), fullPage: true });
+
+      const outside = await page.context().newPage();
+      await outside.goto(`${run.h.app.url}/admin?shop=${SHOP}#/facturar-pedidos-anteriores`);
+      await outside.locator('#backfill-form').waitFor(WAIT);
+      await outside.fill('#backfill-from', old);
+      await outside.click('#backfill-review');
+      await outside.locator('#backfill-error').waitFor(WAIT);
+      expect(await outside.locator('#backfill-grant-scope').count()).toBe(0);
+      expect(await outside.locator('#backfill-scope-outside').textContent()).toBe(
+        'Conceda el permiso desde la app dentro del administrador de Shopify.',
+      );
+    });
+  });
 });
