@@ -110,9 +110,21 @@ function shopPicker() {
 }
 
 /** @type {Record<Exclude<PageName, 'home'>, string>} */
-const TITLES = { invoices: 'nav.invoices', detail: 'nav.invoices', reports: 'nav.reports', backfill: 'nav.backfill', settings: 'nav.settings' };
+const TITLES = {
+  invoices: 'nav.invoices',
+  detail: 'nav.invoices',
+  reports: 'nav.reports',
+  backfill: 'nav.backfill',
+  settings: 'nav.settings',
+};
 /** @type {Record<Exclude<PageName, 'home'>, (container: HTMLElement, ctx: import('./page-types').PageContext, id: string) => Promise<(() => void) | void>>} */
-const PAGES = { invoices: renderInvoices, detail: renderDetail, reports: renderReports, backfill: renderBackfill, settings: renderSettings };
+const PAGES = {
+  invoices: renderInvoices,
+  detail: renderDetail,
+  reports: renderReports,
+  backfill: renderBackfill,
+  settings: renderSettings,
+};
 
 let renders = 0;
 

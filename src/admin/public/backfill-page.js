@@ -2,7 +2,7 @@
 // (paid orders, total, already invoiced, to invoice, what cannot be invoiced and why), a start that asks first naming
 // what will be issued, the running backfill's progress (polled) with its cancel, and the latest one's result.
 import { ApiError, api, config, errorText } from './api.js';
-import { badge, banner, busy, button, card, clear, field, h, toast } from './dom.js';
+import { badge, banner, busy, button, card, clear, h, toast } from './dom.js';
 import { confirmDialog } from './document-actions.js';
 import { formatDateTime, formatDecimalText } from './format.js';
 import { t } from './i18n.js';
