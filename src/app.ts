@@ -83,8 +83,9 @@ export interface StartOptions {
   clock?: () => Date;
 }
 
-export async function startApp(o: StartOptions): Promise<AppParts> {
-  const { config, logger } = o;
+export async function startApp(options: StartOptions): Promise<AppParts> {
+  const { config, logger } = options;
+  const o: StartOptions = { ...options, ...clockOf(options) };
   const database =
     o.database ?? (await openDatabase(databaseTargetFor(config), (error) => logger.warn({ err: error }, 'database connection lost')));
   const box = createSecretBox(o.encryptionKey);
@@ -263,6 +264,16 @@ export async function startApp(o: StartOptions): Promise<AppParts> {
       if (!o.database) await database.close();
     },
   };
+}
+
+/** The clock a test gave: in process, or TEST_CLOCK_START (tests only, env.ts) for an app started as a process. */
+function clockOf(o: StartOptions): Pick<StartOptions, 'clock'> {
+  if (o.clock) return { clock: o.clock };
+  const start = o.config.testClockStart;
+  if (!start) return {};
+  o.logger.warn({ clock: start.toISOString() }, 'the clock is set by TEST_CLOCK_START (tests only)');
+  const startedAt = performance.now();
+  return { clock: () => new Date(start.getTime() + Math.round(performance.now() - startedAt)) };
 }
 
 /** The buyer e-mail runner and its SMTP transport, or none (said once, at start-up) when SMTP is not configured. */

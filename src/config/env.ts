@@ -66,6 +66,13 @@ const envSchema = z.object({
   MAIL_MAX_ATTEMPTS: positiveInt.default(10),
   MAIL_RETRY_BASE_MS: positiveInt.default(60_000),
   MAIL_RETRY_MAX_MS: positiveInt.default(3_600_000),
+
+  /**
+   * Tests only (refused unless NODE_ENV=test): the instant the app's clock reads at start-up, running on at the real
+   * rate from there. What month has ended (the accountant's e-mail) and which months may be reported follow it, so a
+   * test of app processes can take them across the 1st. Not the documents' times: those stay the system's.
+   */
+  TEST_CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 instant, e.g. 2026-11-30T23:59:58-05:00' }).optional(),
 });
 
 /** Checked without ever putting the value (it may hold a password) in a message. */
@@ -137,6 +144,8 @@ export interface AppConfig {
   metrics: MetricsAccess;
   /** E-mail to buyers (SMTP_URL and MAIL_FROM); undefined: no delivery for any shop. */
   mail: MailSettings | undefined;
+  /** TEST_CLOCK_START (tests only): where the app's clock starts; undefined: the system's clock. */
+  testClockStart: Date | undefined;
 }
 
 export interface MailSettings {
@@ -198,6 +207,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (env.ENCRYPTION_KEY === undefined) problems.push('ENCRYPTION_KEY: required in production');
     if (env.SHOPIFY_ADMIN_API_ORIGIN !== undefined)
       problems.push('SHOPIFY_ADMIN_API_ORIGIN: not allowed in production (it points Admin API calls away from Shopify)');
+  }
+  // A clock set by hand would send the accountant a month that has not ended: only a test may move it.
+  if (env.TEST_CLOCK_START !== undefined && env.NODE_ENV !== 'test') {
+    problems.push('TEST_CLOCK_START: allowed only with NODE_ENV=test (it moves the clock that says which month has ended)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -265,6 +278,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             retryMaxMs: env.MAIL_RETRY_MAX_MS,
           }
         : undefined,
+    testClockStart: env.TEST_CLOCK_START === undefined ? undefined : new Date(env.TEST_CLOCK_START),
   };
 }
 

@@ -22,11 +22,12 @@ import { BUYER_REQUEST_OUTCOMES } from './buyer-request-state.ts';
 
 import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
 import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
+import { reportMonthTotals } from './schema-reports.ts';
 
 import { backfills } from './schema-backfill.ts';
 import { flowEvents } from './schema-flow.ts';
 
-export { backfills, fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents };
+export { backfills, fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents, reportMonthTotals };
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(
@@ -390,6 +391,7 @@ export const schema = {
   documentPdfs,
   documentEmails,
   reportEmails,
+  reportMonthTotals,
   buyerRequests,
   fiscalSequences,
   fiscalSkips,

@@ -16,7 +16,7 @@ export interface MonthReportQuery {
 }
 
 export function monthQuery(q: MonthReportQuery): MonthQuery {
-  return { shop: q.shop, environment: q.environment, from: q.month.from, before: q.month.before };
+  return { shop: q.shop, environment: q.environment, month: q.month.month, from: q.month.from, before: q.month.before };
 }
 
 export async function readMonthFigures(db: Db, q: MonthReportQuery): Promise<MonthFigures> {
@@ -27,7 +27,7 @@ export async function readMonthFigures(db: Db, q: MonthReportQuery): Promise<Mon
   for (const s of series) {
     if (s.unknownRateItems > 0)
       throw new UnreadableDocumentError(
-        `a document of series ${s.branchCode}-${s.billingPoint} type ${s.documentType} has an unknown ITBMS rate code`,
+        `a document of series ${s.branchCode}-${s.billingPoint} type ${s.documentType} has an item of an unknown ITBMS rate code or an amount that is not one`,
       );
     const byRate = zeroByRate();
     for (const [code, sums] of Object.entries(s.byRateCode)) {

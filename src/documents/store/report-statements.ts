@@ -1,15 +1,18 @@
 // The accountant's month (src/reports/): what a shop's authorized documents of one environment and one Panamá month
-// say, read from the documents the gateway received. Sums are made by the database over the stored items (a few rows
-// come back, whatever the month's size); the sales book and the ZIP read the month in keyset batches.
-import { and, asc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+// say, read from the documents the gateway received. The sums are kept by the database as documents are authorized
+// (report_month_totals: a few rows, whatever the month's size); the sales book and the ZIP read the month in keyset
+// batches.
+import { and, asc, eq, gt, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { rowsOf } from '../../db/database.ts';
-import { documentPdfs, documents, fiscalSkips } from '../../db/schema.ts';
+import { documentPdfs, documents, fiscalSkips, reportMonthTotals } from '../../db/schema.ts';
 import { REFERENCE_FIELDS } from '../../../mappers/gateway/gateway-document.ts';
 
 export interface MonthQuery {
   shop: string;
   environment: string;
+  /** `YYYY-MM` in Panamá: the month `from` and `before` bound. */
+  month: string;
   /** Inclusive. */
   from: Date;
   /** Exclusive. */
@@ -28,9 +31,6 @@ function inMonth(q: MonthQuery): SQL {
   )!;
 }
 
-/** Cents of a decimal text of the stored document ("12.34" → 1234). */
-const cents = (value: SQL) => sql`round((${value})::numeric * 100)::bigint`;
-
 /** The same condition as inMonth, on the alias `d` of a raw statement. */
 function inMonthAliased(q: MonthQuery): SQL {
   return sql`d.shop = ${q.shop} and d.environment = ${q.environment} and d.authorized_at is not null
@@ -39,7 +39,7 @@ function inMonthAliased(q: MonthQuery): SQL {
 }
 
 /** The ITBMS rate codes the sums are split by (docs/reference/panama-fe.md §3.9). */
-const RATE_CODES = ['00', '01', '02', '03'] as const;
+type RateCode = '00' | '01' | '02' | '03';
 
 export interface MonthSeriesRow {
   branchCode: string;
@@ -51,67 +51,44 @@ export interface MonthSeriesRow {
   /** Σ totalsSubTotals.totalInvoice. */
   totalCents: number;
   /** Σ items' priceItem and valueITBMS by rate code. */
-  byRateCode: Record<(typeof RATE_CODES)[number], { baseCents: number; itbmsCents: number }>;
-  /** Items whose rate code is none of the four (a document the report cannot split). */
+  byRateCode: Record<RateCode, { baseCents: number; itbmsCents: number }>;
+  /** Items of none of the four rate codes, or amounts that are not one (a document the report cannot split). */
   unknownRateItems: number;
 }
 
 /**
- * Each series (branch, billing point, document type) of the month: how many documents, the first and last number, and
- * the sums of the stored documents' totals and items by rate, in one pass over the month's documents: their items
- * grouped by series and rate, each document's own figures taken once, on its first item (the month's rows are read
- * once: on PGlite, with a small buffer pool, reading them twice cost twice, bench/RESULTS.md).
+ * Each series (branch, billing point, document type) of the month: how many documents, the first and last number,
+ * and the sums of the stored documents' totals and items by rate. Read from `report_month_totals`, which triggers on
+ * `documents` keep (drizzle/0013_report_month_totals.sql): a few rows, whatever the month's size.
  */
 export async function monthSeriesTotals(db: Db, q: MonthQuery): Promise<MonthSeriesRow[]> {
-  const first = sql.raw('(i.n = 1 or i.n is null)');
-  const result = await db.execute(sql`
-    select d.branch_code, d.billing_point, d.document_type, i.item->>'rateITBMS' as rate_code,
-      count(*) filter (where ${first})::text as docs,
-      min(d.fiscal_number) filter (where ${first})::text as first,
-      max(d.fiscal_number) filter (where ${first})::text as last,
-      sum(${cents(sql`d.document->'totalsSubTotals'->>'totalInvoice'`)}) filter (where ${first})::text as total,
-      sum(${cents(sql`i.item->>'priceItem'`)})::text as base, sum(${cents(sql`i.item->>'valueITBMS'`)})::text as itbms,
-      count(i.item)::text as items
-    from ${documents} d
-      left join lateral jsonb_array_elements(d.document->'listItems') with ordinality as i(item, n) on true
-    where ${inMonthAliased(q)} and d.fiscal_number is not null
-    group by 1, 2, 3, 4`);
-  const num = (v: string | null | undefined) => Number(v ?? 0);
-  const byKey = new Map<string, MonthSeriesRow>();
-  for (const r of rowsOf<Record<string, string | null>>(result)) {
-    const key = `${r['branch_code']}\u0000${r['billing_point']}\u0000${r['document_type']}`;
-    let row = byKey.get(key);
-    if (!row) {
-      row = {
-        branchCode: r['branch_code'] ?? '',
-        billingPoint: r['billing_point'] ?? '',
-        documentType: r['document_type'] ?? '',
-        count: 0,
-        firstNumber: Number.MAX_SAFE_INTEGER,
-        lastNumber: 0,
-        totalCents: 0,
-        byRateCode: Object.fromEntries(RATE_CODES.map((c) => [c, { baseCents: 0, itbmsCents: 0 }])) as MonthSeriesRow['byRateCode'],
-        unknownRateItems: 0,
-      };
-      byKey.set(key, row);
-    }
-    if (num(r['docs']) > 0) {
-      row.count += num(r['docs']);
-      row.firstNumber = Math.min(row.firstNumber, num(r['first']));
-      row.lastNumber = Math.max(row.lastNumber, num(r['last']));
-      row.totalCents += num(r['total']);
-    }
-    const code = r['rate_code'];
-    if (code !== null && code !== undefined && (RATE_CODES as readonly string[]).includes(code)) {
-      row.byRateCode[code as (typeof RATE_CODES)[number]].baseCents += num(r['base']);
-      row.byRateCode[code as (typeof RATE_CODES)[number]].itbmsCents += num(r['itbms']);
-    } else row.unknownRateItems += num(r['items']);
-  }
-  return [...byKey.values()].sort((a, b) =>
-    `${a.branchCode}\u0000${a.billingPoint}\u0000${a.documentType}` < `${b.branchCode}\u0000${b.billingPoint}\u0000${b.documentType}`
-      ? -1
-      : 1,
-  );
+  const t = reportMonthTotals;
+  const rows = await db
+    .select()
+    .from(t)
+    .where(and(eq(t.shop, q.shop), eq(t.environment, q.environment), eq(t.month, q.month), gt(t.documents, 0)));
+  return rows
+    .map((r) => ({
+      branchCode: r.branchCode,
+      billingPoint: r.billingPoint,
+      documentType: r.documentType,
+      count: r.documents,
+      firstNumber: r.firstNumber ?? 0,
+      lastNumber: r.lastNumber ?? 0,
+      totalCents: r.totalCents,
+      byRateCode: {
+        '00': { baseCents: r.base0Cents, itbmsCents: r.itbms0Cents },
+        '01': { baseCents: r.base7Cents, itbmsCents: r.itbms7Cents },
+        '02': { baseCents: r.base10Cents, itbmsCents: r.itbms10Cents },
+        '03': { baseCents: r.base15Cents, itbmsCents: r.itbms15Cents },
+      },
+      unknownRateItems: r.unreadable,
+    }))
+    .sort((a, b) =>
+      `${a.branchCode}\u0000${a.billingPoint}\u0000${a.documentType}` < `${b.branchCode}\u0000${b.billingPoint}\u0000${b.documentType}`
+        ? -1
+        : 1,
+    );
 }
 
 /** Numbers between a series' first and last of the month that no document of the month holds, at most `limit`. */

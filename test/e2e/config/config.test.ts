@@ -137,6 +137,18 @@ describe('configuration', () => {
     expect(problemsOf({ MAIL_FROM: 'facturas@example.com' })).toEqual(['SMTP_URL: required with MAIL_FROM']);
   });
 
+  it('the test clock: an ISO instant with its offset, only with NODE_ENV=test', () => {
+    const start = '2026-11-30T23:59:58-05:00';
+    expect(loadConfig({ NODE_ENV: 'test', TEST_CLOCK_START: start }).testClockStart).toEqual(new Date('2026-12-01T04:59:58Z'));
+    expect(loadConfig({}).testClockStart).toBeUndefined();
+    const refused = 'TEST_CLOCK_START: allowed only with NODE_ENV=test (it moves the clock that says which month has ended)';
+    expect(problemsOf({ TEST_CLOCK_START: start })).toEqual([refused]);
+    expect(problemsOf({ ...real, NODE_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), TEST_CLOCK_START: start })).toEqual([refused]);
+    expect(problemsOf({ NODE_ENV: 'test', TEST_CLOCK_START: '30/11/2026' })).toEqual([
+      'TEST_CLOCK_START: must be an ISO 8601 instant, e.g. 2026-11-30T23:59:58-05:00',
+    ]);
+  });
+
   it("the operators' guide's configuration table has a row for every variable, and no other", () => {
     const guide = fs.readFileSync(new URL('../../../docs/operators.md', import.meta.url), 'utf8');
     const start = guide.indexOf('\n## Configuration\n');

@@ -26,6 +26,7 @@ describe.each(testDatabases)('database on $name', (target) => {
     );
     const names = rowsOf<{ table_name: string }>(rows).map((r) => r.table_name);
     expect(names).toEqual([
+      'backfills',
       'buyer_requests',
       'compliance_requests',
       'document_counts',
@@ -35,9 +36,11 @@ describe.each(testDatabases)('database on $name', (target) => {
       'fiscal_sequences',
       'fiscal_series_changes',
       'fiscal_skips',
+      'flow_events',
       'gateway_calls',
       'reconcile_sweeps',
       'report_emails',
+      'report_month_totals',
       'sessions',
       'shops',
       'webhook_deliveries',
