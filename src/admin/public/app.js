@@ -1,6 +1,7 @@
 // The admin page: its frame (chrome.js), the environment banner (always on top) and the current page,
-// chosen by the address hash: #/facturas, #/facturas/<id>, #/informes, #/configuracion.
+// chosen by the address hash: #/facturas, #/facturas/<id>, #/informes, #/facturar-pedidos-anteriores, #/configuracion.
 import { ApiError, api, config } from './api.js';
+import { renderBackfill } from './backfill-page.js';
 import { adminFooter, adminFrame, plainHeader, refreshHeader, renderBanners } from './chrome.js';
 import { renderDetail } from './detail-page.js';
 import { banner, button, clear, h } from './dom.js';
@@ -33,6 +34,7 @@ function currentRoute() {
   const parts = (pathPart ?? '/').split('/').filter(Boolean);
   if (parts[0] === 'configuracion') return { page: 'settings', params };
   if (parts[0] === 'informes') return { page: 'reports', params };
+  if (parts[0] === 'facturar-pedidos-anteriores') return { page: 'backfill', params };
   if (parts[0] === 'facturas' && parts[1]) return { page: 'detail', id: decodeURIComponent(parts[1]), params };
   if (parts[0] === 'facturas') return { page: 'invoices', params };
   return { page: 'home', params };
@@ -108,9 +110,21 @@ function shopPicker() {
 }
 
 /** @type {Record<Exclude<PageName, 'home'>, string>} */
-const TITLES = { invoices: 'nav.invoices', detail: 'nav.invoices', reports: 'nav.reports', settings: 'nav.settings' };
+const TITLES = {
+  invoices: 'nav.invoices',
+  detail: 'nav.invoices',
+  reports: 'nav.reports',
+  backfill: 'nav.backfill',
+  settings: 'nav.settings',
+};
 /** @type {Record<Exclude<PageName, 'home'>, (container: HTMLElement, ctx: import('./page-types').PageContext, id: string) => Promise<(() => void) | void>>} */
-const PAGES = { invoices: renderInvoices, detail: renderDetail, reports: renderReports, settings: renderSettings };
+const PAGES = {
+  invoices: renderInvoices,
+  detail: renderDetail,
+  reports: renderReports,
+  backfill: renderBackfill,
+  settings: renderSettings,
+};
 
 let renders = 0;
 

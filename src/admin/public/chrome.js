@@ -7,12 +7,13 @@ import { banner, button, clear, h, linkButton } from './dom.js';
 import { language, setLanguage, t } from './i18n.js';
 
 /** @typedef {import('./page-types').ShopView} ShopView */
-/** @typedef {'invoices' | 'detail' | 'reports' | 'settings' | 'home'} PageName */
+/** @typedef {'invoices' | 'detail' | 'reports' | 'backfill' | 'settings' | 'home'} PageName */
 
 /** The sections, as hash routes of the one page. */
 const SECTIONS = /** @type {const} */ ([
   ['#/facturas', 'nav.invoices', ['invoices', 'detail']],
   ['#/informes', 'nav.reports', ['reports']],
+  ['#/facturar-pedidos-anteriores', 'nav.backfill', ['backfill']],
   ['#/configuracion', 'nav.settings', ['settings']],
 ]);
 

@@ -4,6 +4,7 @@
 // Texts may hold {placeholders}, filled by t(key, { placeholder: value }).
 import { CODE_WORDS } from './code-words.js';
 import { ACTION_WORDS_EN, ACTION_WORDS_ES } from './words-actions.js';
+import { BACKFILL_WORDS_EN, BACKFILL_WORDS_ES } from './words-backfill.js';
 import { BULK_WORDS_EN, BULK_WORDS_ES } from './words-bulk.js';
 import { WORDS_EN } from './words-en.js';
 import { WORDS_ES } from './words-es.js';
@@ -15,8 +16,8 @@ const STORAGE_KEY = 'factura-pa.lang';
 
 /** @type {Record<Language, Record<string, string>>} */
 const dictionaries = {
-  es: { ...WORDS_ES, ...ACTION_WORDS_ES, ...CODE_WORDS, ...SERIES_WORDS_ES, ...BULK_WORDS_ES },
-  en: { ...WORDS_EN, ...ACTION_WORDS_EN, ...SERIES_WORDS_EN, ...BULK_WORDS_EN },
+  es: { ...WORDS_ES, ...ACTION_WORDS_ES, ...CODE_WORDS, ...SERIES_WORDS_ES, ...BULK_WORDS_ES, ...BACKFILL_WORDS_ES },
+  en: { ...WORDS_EN, ...ACTION_WORDS_EN, ...SERIES_WORDS_EN, ...BULK_WORDS_EN, ...BACKFILL_WORDS_EN },
 };
 
 /** @returns {Language | undefined} */

@@ -8,6 +8,8 @@ export type { Localized } from '../../messages/message.ts';
 export type { ClientFormView as ClientForm } from '../client-correction-api.ts';
 export type { MonthFigures, SeriesFigures } from '../../reports/month-figures.ts';
 export type { ReportEmailsView } from '../reports-api.ts';
+export type { BackfillProgress } from '../../backfill/backfill-service.ts';
+import type { dryRunJson } from '../../backfill/backfill-dry-run.ts';
 import type { AdminDocumentDetail as ServerDocumentDetail } from '../document-detail.ts';
 import type { DocumentSummary as ServerDocumentSummary } from '../document-view.ts';
 import type { emailView } from '../email-api.ts';
@@ -90,7 +92,12 @@ export interface PageContext {
 export interface AppBridge {
   idToken(): Promise<string>;
   config?: { locale?: string; shop?: string };
+  /** Optional scopes (read_all_orders): asks the merchant in the admin. */
+  scopes?: { request(scopes: string[]): Promise<unknown> };
 }
+
+/** POST /api/backfill/dry-run. */
+export type BackfillDryRun = ReturnType<typeof dryRunJson> & { from: string; to: string };
 
 declare global {
   interface Window {

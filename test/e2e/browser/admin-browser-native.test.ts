@@ -90,6 +90,7 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
       [here, 'Electronic invoicing'],
       [`${here}#/facturas`, 'Invoices'],
       [`${here}#/informes`, 'Reports'],
+      [`${here}#/facturar-pedidos-anteriores`, 'Past orders'],
       [`${here}#/configuracion`, 'Settings'],
     ]);
     expect(await page.getAttribute('ui-title-bar', 'title')).toBe('Settings');
@@ -161,7 +162,8 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
     const two = (n: number) => String(n).padStart(2, '0');
     const expected = `${two(panama.getUTCDate())}/${two(panama.getUTCMonth() + 1)}/${panama.getUTCFullYear()} ${two(panama.getUTCHours())}:${two(panama.getUTCMinutes())}`;
     expect(await listRow.locator('td[data-label^="Fecha"]').textContent()).toBe(expected);
-    expect(await page.locator('#invoice-table th').nth(6).textContent()).toBe('Fecha (hora de Panamá)');
+    // After the bulk selection's column.
+    expect(await page.locator('#invoice-table th').nth(7).textContent()).toBe('Fecha (hora de Panamá)');
 
     await hash(`#/facturas/${authorized.id}`);
     const image = page.locator('#qr-image');
@@ -226,6 +228,7 @@ describe.skipIf(!hasChromium)('the admin page as Shopify shows it, in Chromium',
     expect(await standalone.locator('header.app-header nav.app-nav a').allTextContents()).toEqual([
       'Facturas1',
       'Informes',
+      'Pedidos anteriores',
       'Configuración',
     ]);
     expect(await standalone.locator('s-app-nav').count()).toBe(0);
