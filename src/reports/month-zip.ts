@@ -1,12 +1,11 @@
 // The documents out: a ZIP of the month's PDFs (invoices and credit notes, named by type and number as their links
-// name them) with the sales book CSV inside, written by archiver as it is read. The PDFs are read a batch at a time
-// and the next batch only once the archive has written the last one out, so memory holds one batch whatever the
-// month's size and however slowly the reader takes the bytes.
+// name them) with the sales book CSV inside, written as it is read (paced-zip.ts). The PDFs are read a batch at a
+// time, so memory holds one batch whatever the month's size and however slowly the reader takes the bytes.
 import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Db } from '../db/database.ts';
 import { type MonthCursor, formatFiscalNumber, monthPdfsBatch } from '../documents/store/index.ts';
 import { type MonthReportQuery, monthQuery } from './month-report.ts';
+import { writePacedZip } from './paced-zip.ts';
 import { salesBookCsv } from './sales-book-csv.ts';
 
 /** PDFs read per query (a CAFE is some tens of kB). */
@@ -29,54 +28,15 @@ export function monthFileBase(q: MonthReportQuery): string {
 
 /** Write the ZIP to `out`; resolves when the archive is finalized. */
 export async function writeMonthZip(db: Db, q: MonthReportQuery, out: Writable): Promise<void> {
-  // Loaded on use, from node_modules (left out of the bundle, scripts/bundle-app.ts).
-  const { ZipArchive } = await import('archiver');
-  const archive = new ZipArchive({ zlib: { level: 6 } });
-  let processed = 0;
-  let wanted = 0;
-  let wake: (() => void) | undefined;
-  let failure: Error | undefined;
-  archive.on('entry', () => {
-    processed++;
-    if (processed >= wanted) wake?.();
-  });
-  const failed = (error: Error) => {
-    failure = error;
-    wake?.();
-  };
-  archive.on('error', failed);
-  archive.on('warning', failed);
-  // pipeline ends a file and leaves standard output open; it settles once the archive's last byte is written.
-  const written = pipeline(archive, out);
-  written.catch(failed);
-  const caughtUp = () =>
-    new Promise<void>((resolve) => {
-      if (processed >= wanted || failure) return resolve();
-      wake = resolve;
-    });
-
-  try {
-    const csv = salesBookCsv(db, q);
-    csv.on('error', failed);
-    archive.append(csv, { name: `${monthFileBase(q)}.csv` });
-    wanted++;
-    await caughtUp();
+  await writePacedZip(out, async (add) => {
+    await add(salesBookCsv(db, q), { name: `${monthFileBase(q)}.csv` });
     const mq = monthQuery(q);
     let after: MonthCursor | undefined;
     for (;;) {
-      if (failure) throw failure;
       const rows = await monthPdfsBatch(db, mq, after, PDF_BATCH);
-      for (const pdf of rows) archive.append(pdf.bytes, { name: pdfFileName(pdf), store: true });
-      wanted += rows.length;
-      await caughtUp();
+      for (const pdf of rows) await add(pdf.bytes, { name: pdfFileName(pdf), store: true });
       if (rows.length < PDF_BATCH) break;
       after = rows.at(-1)!.cursor;
     }
-    if (failure) throw failure;
-    await archive.finalize();
-    await written;
-  } catch (error) {
-    archive.abort();
-    throw error;
-  }
+  });
 }
