@@ -1,4 +1,4 @@
-// `npm run cli -- invoices …` in the test's process, against a harness's running app: its configuration, database
+// `npm run cli -- …` in the test's process, against a harness's running app: its configuration, database
 // and key, as the command would open them beside the deployed app.
 import { randomBytes } from 'node:crypto';
 import type { CliContext, CliIo, OpenContext } from '../../src/cli/cli-context.ts';
@@ -17,9 +17,9 @@ export interface CliRun {
   err: string[];
 }
 
-/** The invoices command on `h`'s app: each call's exit code and the lines it printed. Closing it leaves the app open. */
-export function invoicesCli(h: Harness): (...args: string[]) => Promise<CliRun> {
-  const open: OpenContext = async () => ({
+/** What a CLI command opens beside `h`'s running app: its configuration, database and key. Closing it leaves the app open. */
+export function harnessContext(h: Harness): OpenContext {
+  return async () => ({
     config: h.app.config,
     logger: h.app.logger,
     database: h.app.database,
@@ -29,6 +29,11 @@ export function invoicesCli(h: Harness): (...args: string[]) => Promise<CliRun> 
     newKeyFile: undefined,
     close: async () => {},
   });
+}
+
+/** The invoices command on `h`'s app: each call's exit code and the lines it printed. */
+export function invoicesCli(h: Harness): (...args: string[]) => Promise<CliRun> {
+  const open = harnessContext(h);
   return async (...args) => {
     const out: string[] = [];
     const err: string[] = [];

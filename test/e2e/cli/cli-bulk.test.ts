@@ -11,12 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { documents } from '../../../src/db/schema.ts';
 import { waitFor } from '../../../sim/harness/harness.ts';
 import { runInvoices } from '../../../src/cli/invoices-command.ts';
-import type { CliIo, OpenContext } from '../../../src/cli/cli-context.ts';
+import type { CliIo } from '../../../src/cli/cli-context.ts';
 import { type DocumentRow, formatFiscalNumber } from '../../../src/documents/store/index.ts';
 import { pdfFileName } from '../../../src/reports/month-zip.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { bulkWorldFor, pdfLinks, resendsOf } from '../../support/bulk-world.ts';
-import { invoicesCli } from '../../support/harness-cli.ts';
+import { harnessContext, invoicesCli } from '../../support/harness-cli.ts';
 import { unzipEntries } from '../../support/zip-entries.ts';
 
 const SHOP = 'tienda-lotes-cli.myshopify.com';
@@ -51,16 +51,7 @@ describe.each(testDatabases)('invoices retry|resend|pdfs on several documents, o
 
   it('retry asks first on a terminal, and does nothing when declined; --yes does not ask', async () => {
     const asked: string[] = [];
-    const open: OpenContext = async () => ({
-      config: world.h.app.config,
-      logger: world.h.app.logger,
-      database: world.h.app.database,
-      box: world.h.app.box,
-      shops: world.h.app.shops,
-      sessions: world.h.app.sessions,
-      newKeyFile: undefined,
-      close: async () => {},
-    });
+    const open = harnessContext(world.h);
     const out: string[] = [];
     const io = (answer: boolean): CliIo => ({
       out: (l) => out.push(l),

@@ -5,13 +5,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCents } from '../../../mappers/fiscal/money.ts';
 import { runBackfill } from '../../../src/cli/backfill-command.ts';
-import type { OpenContext } from '../../../src/cli/cli-context.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { backfills, documents } from '../../../src/db/schema.ts';
 import { panamaDate } from '../../../src/reports/report-month.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { type Harness, startHarness, waitFor } from '../../../sim/harness/harness.ts';
 import { backfillOrders } from '../../support/backfill-orders.ts';
+import { harnessContext } from '../../support/harness-cli.ts';
 
 const SHOP = 'tienda-cli-retro.myshopify.com';
 const DAY = 86_400_000;
@@ -27,16 +27,7 @@ describe.each(testDatabases)('backfill command on $name', (target) => {
   async function cli(...args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const open: OpenContext = async () => ({
-      config: h.app.config,
-      logger: h.app.logger,
-      database: h.app.database,
-      box: h.app.box,
-      shops: h.app.shops,
-      sessions: h.app.sessions,
-      newKeyFile: undefined,
-      close: async () => {},
-    });
+    const open = harnessContext(h);
     const io = {
       out: (l: string) => void out.push(l),
       err: (l: string) => void err.push(l),
