@@ -85,7 +85,7 @@ describe.each(testDatabases)('admin API guards on $name', (target) => {
     const misspelt = await call('PUT', '/api/settings', json({ ...view.settings, enviroment: 'produccion', shop: B }));
     expect(misspelt.status).toBe(400);
     expect(misspelt.body.error).toBe(
-      'unknown fields: enviroment, shop (known: environment, branchCode, billingPoint, locations, accountantEmail, mapping, buyerRequests, credentials, enabled)',
+      'unknown fields: enviroment, shop (known: environment, branchCode, billingPoint, locations, accountantEmail, mapping, buyerRequests, flowTriggers, credentials, enabled)',
     );
     expect(misspelt.body.problems).toEqual([
       { path: 'enviroment', message: 'is not a field of this request' },
