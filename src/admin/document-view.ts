@@ -3,13 +3,7 @@
 import { type ClientCorrection, storedCorrection } from '../../mappers/invoice/client-correction.ts';
 import { type GatewayDocument, REFERENCE_FIELDS } from '../../mappers/gateway/gateway-document.ts';
 import { formatCents } from '../../mappers/fiscal/money.ts';
-import {
-  DOCUMENT_ACTIONS,
-  type DocumentAction,
-  type DocumentActions,
-  documentActions,
-  retryVerdict,
-} from '../documents/document-actions.ts';
+import { DOCUMENT_ACTIONS, type DocumentAction, type DocumentActions, actionsOf, retryVerdict } from '../documents/document-actions.ts';
 import { pdfUrl } from '../documents/pdf-link.ts';
 import {
   type DocumentListRow,
@@ -262,21 +256,6 @@ export function actionsView(actions: DocumentActions): Record<DocumentAction, Ac
   return Object.fromEntries(
     DOCUMENT_ACTIONS.map((a) => [a, { allowed: actions[a].allowed, reason: actions[a].reason ? localize(actions[a].reason) : null }]),
   ) as Record<DocumentAction, ActionView>;
-}
-
-/** The actions of a row with its relatives read (documentActions' facts). */
-export function actionsOf(row: DocumentRow, related: Relatives, mailConfigured?: boolean): DocumentActions {
-  const fact = (r: RelatedDocument) => ({
-    id: r.id,
-    status: r.status,
-    fiscalNumber: r.fiscalNumber === null ? null : formatFiscalNumber(r),
-  });
-  return documentActions({
-    row,
-    replacedBy: related.replacedBy ? fact(related.replacedBy) : null,
-    creditNotes: related.notes.map(fact),
-    ...(mailConfigured === undefined ? {} : { mailConfigured }),
-  });
 }
 
 /** A related document as the detail lists it: enough to show it and link to it. */

@@ -2,7 +2,8 @@
 // status word, times in Panama, the PDF and the totals as sentences, the problems one a line, its relatives, what may
 // be done with it and why not (the same decision as the page's), and its gateway calls.
 import type { GatewayDocument } from '../../mappers/gateway/gateway-document.ts';
-import { actionsOf, reasonFor } from '../admin/document-view.ts';
+import { reasonFor } from '../admin/document-view.ts';
+import { actionsOf } from '../documents/document-actions.ts';
 import { documentCalls, findDocument, pdfInfo, relatedDocuments } from '../documents/store/index.ts';
 import { localizeProblems, render } from '../messages/catalogue.ts';
 import { asMessage } from '../messages/message.ts';

@@ -4,7 +4,8 @@
 // reads the facts (the row, its relatives, whether the server can e-mail).
 import { type Message, message } from '../messages/message.ts';
 import { RETRYABLE_STATUSES } from '../db/document-state.ts';
-import type { DocumentRow } from './store/document-rows.ts';
+import { type DocumentRow, formatFiscalNumber } from './store/document-rows.ts';
+import type { RelatedDocument, Relatives } from './store/order-statements.ts';
 
 export const DOCUMENT_ACTIONS = ['retry', 'correct_client', 'reissue', 'resend_email'] as const;
 export type DocumentAction = (typeof DOCUMENT_ACTIONS)[number];
@@ -91,4 +92,19 @@ export function documentActions(facts: ActionFacts): DocumentActions {
     reissue: reissue(facts),
     resend_email: resendEmail(facts),
   };
+}
+
+/** The actions of a row with its relatives read (documentActions' facts). */
+export function actionsOf(row: DocumentRow, related: Relatives, mailConfigured?: boolean): DocumentActions {
+  const fact = (r: RelatedDocument) => ({
+    id: r.id,
+    status: r.status,
+    fiscalNumber: r.fiscalNumber === null ? null : formatFiscalNumber(r),
+  });
+  return documentActions({
+    row,
+    replacedBy: related.replacedBy ? fact(related.replacedBy) : null,
+    creditNotes: related.notes.map(fact),
+    ...(mailConfigured === undefined ? {} : { mailConfigured }),
+  });
 }

@@ -5,15 +5,8 @@ import type { ClientCorrection } from '../../mappers/invoice/client-correction.t
 import type { Db } from '../db/database.ts';
 import { render } from '../messages/catalogue.ts';
 import { type Message, message } from '../messages/message.ts';
-import { type ActionVerdict, documentActions } from './document-actions.ts';
-import {
-  type DocumentRow,
-  type RelatedDocument,
-  findDocument,
-  formatFiscalNumber,
-  insertReplacement,
-  relatedDocuments,
-} from './store/index.ts';
+import { type ActionVerdict, actionsOf, documentActions } from './document-actions.ts';
+import { type DocumentRow, findDocument, insertReplacement, relatedDocuments } from './store/index.ts';
 
 export type ReinvoiceOutcome =
   | { kind: 'done'; invoice: DocumentRow; noteId: string; replacementId: string }
@@ -31,17 +24,7 @@ export function replacementRefusal(
 
 /** The re-issue verdict of a row with its relatives read now. */
 export async function reissueVerdict(db: Db, row: DocumentRow): Promise<ActionVerdict> {
-  const related = await relatedDocuments(db, row);
-  const fact = (r: RelatedDocument) => ({
-    id: r.id,
-    status: r.status,
-    fiscalNumber: r.fiscalNumber === null ? null : formatFiscalNumber(r),
-  });
-  return documentActions({
-    row,
-    replacedBy: related.replacedBy ? fact(related.replacedBy) : null,
-    creditNotes: related.notes.map(fact),
-  }).reissue;
+  return actionsOf(row, await relatedDocuments(db, row)).reissue;
 }
 
 const refused = (m: Message): ReinvoiceOutcome => ({ kind: 'refused', reason: render(m, 'en'), message: m });
