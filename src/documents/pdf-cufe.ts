@@ -1,25 +1,29 @@
 // The CUFEs an official PDF prints: every PDF is checked to name its document's CUFE, and when the gateway's answer
 // was lost the CUFE is recovered from it (docs/gateway-checks.md).
 import { parseCufe } from '../../mappers/fiscal/cufe.ts';
+import { contentStrings } from './pdf-strings.ts';
 
 const CUFE_CANDIDATE = /FE\d{2}[0-9A-Z-]{62}/g;
 
 /** The first text run in the PDF that is a CUFE with a valid check digit, or undefined. */
 export async function extractCufeFromPdf(pdf: Buffer): Promise<string | undefined> {
-  const text = await pdfText(pdf).catch(() => '');
-  // Text extraction may split or space a long code; look in the text both as it is and without blanks.
-  for (const haystack of [text, text.replace(/\s+/g, '')]) {
-    for (const match of haystack.matchAll(CUFE_CANDIDATE)) {
-      if (parseCufe(match[0])) return match[0];
-    }
-  }
-  return undefined;
+  return (await extractCufesFromPdf(pdf))[0];
 }
 
 /** Every distinct text run in the PDF that is a CUFE with a valid check digit, in the order they appear. */
 export async function extractCufesFromPdf(pdf: Buffer): Promise<string[]> {
-  const text = await pdfText(pdf).catch(() => '');
+  return cufesIn(await pdfText(pdf));
+}
+
+/** Whether the PDF's text shows this amount as the gateway writes it ("66.88"; thousands separators allowed). */
+export async function pdfShowsAmount(pdf: Buffer, amount: string): Promise<boolean> {
+  const text = (await pdfText(pdf)).replace(/[\s,]/g, '');
+  return new RegExp(`(^|[^0-9.])${amount.replace('.', '\\.')}($|[^0-9])`).test(text);
+}
+
+function cufesIn(text: string): string[] {
   const found = new Set<string>();
+  // Text extraction may split or space a long code; look in the text both as it is and without blanks.
   for (const haystack of [text, text.replace(/\s+/g, '')]) {
     for (const match of haystack.matchAll(CUFE_CANDIDATE)) {
       if (parseCufe(match[0])) found.add(match[0]);
@@ -28,13 +32,17 @@ export async function extractCufesFromPdf(pdf: Buffer): Promise<string[]> {
   return [...found];
 }
 
-/** Whether the PDF's text shows this amount as the gateway writes it ("66.88"; thousands separators allowed). */
-export async function pdfShowsAmount(pdf: Buffer, amount: string): Promise<boolean> {
-  const text = (await pdfText(pdf).catch(() => '')).replace(/[\s,]/g, '');
-  return new RegExp(`(^|[^0-9.])${amount.replace('.', '\\.')}($|[^0-9])`).test(text);
+/**
+ * The PDF's text: its content streams' strings when they show a CUFE (a PDF written in a one-byte encoding), else
+ * as pdf.js lays it out (any font, at six times the cost); '' for a file neither can read.
+ */
+async function pdfText(pdf: Buffer): Promise<string> {
+  const strings = await contentStrings(pdf);
+  if (strings !== undefined && cufesIn(strings).length > 0) return strings;
+  return laidOutText(pdf).catch(() => '');
 }
 
-async function pdfText(pdf: Buffer): Promise<string> {
+async function laidOutText(pdf: Buffer): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0, isEvalSupported: false }).promise;
   try {
