@@ -41,6 +41,9 @@ import { ShopRepository } from './shops/shop-repository.ts';
 
 export const SHOPIFY_API_VERSION = ApiVersion.October26;
 
+/** A shop's session read for an Admin API call serves its next calls this long (a document makes several). */
+const SESSION_CACHE_MS = 5_000;
+
 export interface AppParts {
   config: AppConfig;
   logger: Logger;
@@ -108,7 +111,7 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
   });
 
   const shops = new ShopRepository(database.db, box);
-  const sessions = new EncryptedSessionStorage(database.db, box);
+  const sessions = new EncryptedSessionStorage(database.db, box, { cacheMs: SESSION_CACHE_MS });
   const offlineSessions = createOfflineSessions({ shopify, db: database.db, storage: sessions });
   const admin = createShopifyAdmin({
     sessions: offlineSessions,

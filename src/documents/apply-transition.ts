@@ -36,6 +36,8 @@ export interface ApplyContext {
   shops: Pick<ShopRepository, 'pause'>;
   /** Gateway calls made for the document and not yet logged; logged with the statement that ends the claim. */
   calls: GatewayCallRecord[];
+  /** A stored PDF's link token, for the write-back that follows in the same claim (saves reading it back). */
+  storedPdf?: (documentId: string, token: string) => void;
   /** The buyer's e-mail of a completing document (docs/design.md §10); absent: none. */
   buyerEmail?: CompletionEmail;
   /** The shop fires Flow triggers (settings `flowTriggers`, docs/flow.md): a nudge once an event is queued; absent: none. */
@@ -78,10 +80,12 @@ export async function applyTransition(
       // A step that succeeded is never repeated (document-state.ts): a step back would be a bug.
       if (!isStepForward(doc.step, t.to)) throw new Error(`no step back from ${doc.step} to ${t.to}`);
       const patch = { ...t.patch, ...stepDone(t.to) };
-      const next =
-        t.to === 'writeback'
-          ? (await storePdfAndUpdate(db, doc, owner, leaseMs, t.pdf, patch))?.row
-          : await updateLeased(db, doc, owner, leaseMs, patch);
+      let next: DocumentRow | undefined;
+      if (t.to === 'writeback') {
+        const stored = await storePdfAndUpdate(db, doc, owner, leaseMs, t.pdf, patch);
+        if (stored) ctx.storedPdf?.(doc.id, stored.pdfToken);
+        next = stored?.row;
+      } else next = await updateLeased(db, doc, owner, leaseMs, patch);
       // Its credit notes waited for this: they may go now.
       if (next && t.authorizedInvoice) await wakeWaitingNotes(db, doc.shop, doc.orderGid);
       return next;

@@ -152,8 +152,10 @@ export class DocumentRunner extends PollLoop {
       return;
     }
     const calls: GatewayCallRecord[] = [];
-    const deps = this.issuingDeps(calls);
+    const pdfTokens = new Map<string, string>();
+    const deps = this.issuingDeps(calls, pdfTokens);
     const ctx = {
+      storedPdf: (id: string, token: string) => pdfTokens.set(id, token),
       db: this.d.db,
       owner: this.owner,
       options: this.o,
@@ -188,7 +190,7 @@ export class DocumentRunner extends PollLoop {
     }
   }
 
-  private issuingDeps(calls: GatewayCallRecord[]): IssuingDeps {
+  private issuingDeps(calls: GatewayCallRecord[], pdfTokens: ReadonlyMap<string, string>): IssuingDeps {
     const { db } = this.d;
     const { owner } = this;
     const { leaseMs } = this.o;
@@ -204,7 +206,7 @@ export class DocumentRunner extends PollLoop {
           credited ? saveNoteIfCreditedUnchanged(db, doc, owner, leaseMs, patch, credited) : updateLeased(db, doc, owner, leaseMs, patch),
         reserveNumber: (doc, numbering) => reserveFiscalNumber(db, doc, owner, leaseMs, numbering),
         releaseNumber: (doc, reason) => skipFiscalNumber(db, doc, owner, leaseMs, reason),
-        pdfToken: (id) => pdfTokenFor(db, id),
+        pdfToken: async (id) => pdfTokens.get(id) ?? pdfTokenFor(db, id),
         documentById: (id) => findDocument(db, id),
         currentInvoice: (shop, orderGid) => currentInvoice(db, shop, orderGid),
         notesAgainst: (invoiceId, except) => notesAgainst(db, invoiceId, except),

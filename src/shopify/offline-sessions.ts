@@ -34,10 +34,17 @@ export function createOfflineSessions(o: { shopify: Shopify; db: Db; storage: En
       if (!session.expires || !session.refreshToken || !session.isExpired(REFRESH_MARGIN_MS)) return session;
       let pending = running.get(shop);
       if (!pending) {
-        pending = refreshUnderLock(id, shop).finally(() => running.delete(shop));
+        // Read under the lock: the refreshed session (here or by another process) replaces the one remembered.
+        pending = refreshUnderLock(id, shop).finally(() => {
+          o.storage.forget(id);
+          running.delete(shop);
+        });
         running.set(shop, pending);
       }
       return pending;
+    },
+    async invalidate(shop) {
+      o.storage.forget(o.shopify.session.getOfflineId(shop));
     },
   };
 }

@@ -12,10 +12,23 @@ type SessionRow = typeof sessions.$inferSelect;
 export class EncryptedSessionStorage implements SessionStorage {
   private readonly db: Db | Tx;
   private readonly box: SecretBox;
+  private readonly cacheMs: number;
+  /** Sessions read within `cacheMs`: every Admin API call needs one, a few per document. */
+  private readonly recent = new Map<string, { session: Session; readAt: number }>();
 
-  constructor(db: Db | Tx, box: SecretBox) {
+  /**
+   * `cacheMs`: how long a session read is used again without reading it (0: never). This storage's own writes forget
+   * it at once; another process's show within that time, or at the first 401 (`forget`).
+   */
+  constructor(db: Db | Tx, box: SecretBox, o: { cacheMs?: number } = {}) {
     this.db = db;
     this.box = box;
+    this.cacheMs = o.cacheMs ?? 0;
+  }
+
+  /** Read the session again on its next use (the Admin API refused its token). */
+  forget(id: string): void {
+    this.recent.delete(id);
   }
 
   get secretBox(): SecretBox {
@@ -23,6 +36,7 @@ export class EncryptedSessionStorage implements SessionStorage {
   }
 
   async storeSession(session: Session): Promise<boolean> {
+    this.recent.clear();
     const row = this.toRow(session);
     const { id: _id, ...update } = row;
     await this.db.insert(sessions).values(row).onConflictDoUpdate({ target: sessions.id, set: update });
@@ -31,16 +45,22 @@ export class EncryptedSessionStorage implements SessionStorage {
 
   // Database errors propagate: "not found" and "database down" must not look the same.
   async loadSession(id: string): Promise<Session | undefined> {
+    const cached = this.recent.get(id);
+    if (cached && performance.now() - cached.readAt < this.cacheMs) return cached.session;
     const [row] = await this.db.select().from(sessions).where(eq(sessions.id, id));
-    return row ? this.toSession(row) : undefined;
+    const session = row ? this.toSession(row) : undefined;
+    if (session && this.cacheMs > 0) this.recent.set(id, { session, readAt: performance.now() });
+    return session;
   }
 
   async deleteSession(id: string): Promise<boolean> {
+    this.recent.clear();
     await this.db.delete(sessions).where(eq(sessions.id, id));
     return true;
   }
 
   async deleteSessions(ids: string[]): Promise<boolean> {
+    this.recent.clear();
     if (ids.length > 0) await this.db.delete(sessions).where(inArray(sessions.id, ids));
     return true;
   }
@@ -51,6 +71,7 @@ export class EncryptedSessionStorage implements SessionStorage {
   }
 
   async deleteShopSessions(shop: string): Promise<number> {
+    this.recent.clear();
     const rows = await this.db.delete(sessions).where(eq(sessions.shop, shop)).returning({ id: sessions.id });
     return rows.length;
   }
