@@ -94,6 +94,7 @@ export async function run(): Promise<BenchRow[]> {
   const machine =
     `an invoice's calls took ${Math.round(r.gateway.perInvoice)} ms (nominal ${CALLS_PER_INVOICE * LATENCY_MS} ms), ` +
     `app CPU ${r.cpu.app === undefined ? 'n/a' : `${(r.cpu.app / r.done).toFixed(1)} ms`} per invoice, ` +
+    `the sandbox gateway ${r.cpu.sandbox === undefined ? 'n/a' : `${(r.cpu.sandbox / r.done).toFixed(1)} ms`}, ` +
     `the store simulator's process ${(r.cpu.bench / r.done).toFixed(1)} ms`;
   console.log(
     `  live orders: time to invoice p50 ${seconds(percentile(waits, 50))}, p99 ${seconds(liveP99)}, max ${seconds(Math.max(...waits))}; ` +
