@@ -22,6 +22,7 @@ import {
   skipFiscalNumber,
   storePdfAndUpdate,
   updateLeased,
+  saveAuthorizedInvoice,
   wakeWaitingNotes,
 } from './store/index.ts';
 
@@ -80,15 +81,16 @@ export async function applyTransition(
       // A step that succeeded is never repeated (document-state.ts): a step back would be a bug.
       if (!isStepForward(doc.step, t.to)) throw new Error(`no step back from ${doc.step} to ${t.to}`);
       const patch = { ...t.patch, ...stepDone(t.to) };
-      let next: DocumentRow | undefined;
       if (t.to === 'writeback') {
         const stored = await storePdfAndUpdate(db, doc, owner, leaseMs, t.pdf, patch);
         if (stored) ctx.storedPdf?.(doc.id, stored.pdfToken);
-        next = stored?.row;
-      } else next = await updateLeased(db, doc, owner, leaseMs, patch);
-      // Its credit notes waited for this: they may go now.
-      if (next && t.authorizedInvoice) await wakeWaitingNotes(db, doc.shop, doc.orderGid);
-      return next;
+        // An authorization recovered with its PDF (a lost answer): its credit notes waited for it too.
+        if (stored && t.authorizedInvoice) await wakeWaitingNotes(db, doc.shop, doc.orderGid);
+        return stored?.row;
+      }
+      // An authorized invoice's credit notes waited for it: woken by the statement that saves it.
+      if (t.authorizedInvoice) return saveAuthorizedInvoice(db, doc, owner, leaseMs, patch);
+      return updateLeased(db, doc, owner, leaseMs, patch);
     }
     case 'skip_number': {
       ctx.logger.warn(

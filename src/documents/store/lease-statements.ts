@@ -118,8 +118,10 @@ export async function updateLeased(
   owner: string,
   leaseMs: number,
   patch: DocumentPatch,
+  alongside?: Parameters<Db['with']>[0],
 ): Promise<DocumentRow | undefined> {
   const updated = await db
+    .with(...(alongside ? [alongside] : []))
     .update(documents)
     .set({ ...patch, leaseUntil: leaseEnd(leaseMs), updatedAt: sql`now()` })
     .where(and(eq(documents.id, row.id), eq(documents.leaseOwner, owner)))

@@ -1,7 +1,7 @@
 // Statements that see an order's documents together: the sweep's "which orders have no invoice", a credit note's
 // invoice and the notes already issued against it, waking the notes that wait for an invoice, and the relatives
 // people see together (an invoice's notes, a note's invoice).
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { documentPdfs, documents, webhookDeliveries } from '../../db/schema.ts';
 import type { DocumentPatch, DocumentRow } from './document-rows.ts';
@@ -88,9 +88,38 @@ export async function wakeWaitingNotes(db: Db, shop: string, orderGid: string): 
   const woken = await db
     .update(documents)
     .set({ nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(ofOrder(shop, orderGid, 'credit_note'), eq(documents.status, 'waiting')))
+    .where(waitingNotes(shop, orderGid))
     .returning({ id: documents.id });
   return woken.length;
+}
+
+function waitingNotes(shop: string, orderGid: string) {
+  return and(ofOrder(shop, orderGid, 'credit_note'), eq(documents.status, 'waiting'));
+}
+
+/**
+ * The invoice's authorization saved under its lease and, in the same statement, the notes waiting for it woken: they
+ * may go now. Undefined when the lease was lost (nothing woken then).
+ */
+export async function saveAuthorizedInvoice(
+  db: Db,
+  row: DocumentRow,
+  owner: string,
+  leaseMs: number,
+  patch: DocumentPatch,
+): Promise<DocumentRow | undefined> {
+  const held = db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.id, row.id), eq(documents.leaseOwner, owner)));
+  const woken = db.$with('woken').as(
+    db
+      .update(documents)
+      .set({ nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(waitingNotes(row.shop, row.orderGid), exists(held)))
+      .returning({ id: documents.id }),
+  );
+  return updateLeased(db, row, owner, leaseMs, patch, woken);
 }
 
 /** The order's credit notes the gateway authorized, oldest first (for the order's metafield). */

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Db } from '../../../src/db/database.ts';
-import { documentPdfs, gatewayCalls } from '../../../src/db/schema.ts';
+import { documentPdfs, documents, gatewayCalls } from '../../../src/db/schema.ts';
 import {
   type DocumentRow,
   completedNotes,
@@ -22,6 +22,7 @@ import {
   storePdfAndUpdate,
   updateCallRequest,
   updateRedacted,
+  saveAuthorizedInvoice,
   wakeWaitingNotes,
 } from '../../../src/documents/store/index.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
@@ -144,6 +145,23 @@ describe.each(testDatabases)('documents store on $name', (target) => {
       expect((await reread(db, waiting.id))!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
       expect(await reread(db, pending.id)).toEqual(pending);
       expect(await reread(db, elsewhere.id)).toEqual(elsewhere);
+
+      // Saving an authorized invoice under its lease wakes them in the same statement; under a lost lease, nothing.
+      await db.update(documents).set({ nextAttemptAt: later }).where(eq(documents.id, waiting.id));
+      const asleep = (await reread(db, waiting.id))!;
+      const lost = await put(db, shop, leasedTo('another-worker', { orderGid: gid }));
+      expect(await saveAuthorizedInvoice(db, lost, OWNER, LEASE_MS, { cufe: 'FE01-lost' })).toBeUndefined();
+      expect(await reread(db, waiting.id)).toEqual(asleep);
+      await db.delete(documents).where(eq(documents.id, lost.id));
+      const held = await put(db, shop, leasedTo(OWNER, { orderGid: gid }));
+      expect(await saveAuthorizedInvoice(db, held, OWNER, LEASE_MS, { cufe: 'FE01-held' })).toMatchObject({
+        id: held.id,
+        cufe: 'FE01-held',
+      });
+      expect((await reread(db, held.id))!.cufe).toBe('FE01-held');
+      expect((await reread(db, waiting.id))!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      expect(await reread(db, elsewhere.id)).toEqual(elsewhere);
+      await db.delete(documents).where(eq(documents.id, held.id));
 
       const first = await put(
         db,
