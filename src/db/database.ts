@@ -33,8 +33,9 @@ export function rowsOf<T>(result: unknown): T[] {
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'drizzle');
 
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir: string | undefined } // undefined: in memory (tests)
-  | { kind: 'postgres'; url: string; maxConnections?: number };
+  // dataDir undefined: in memory (tests). `from`: start from a copy of another one's files (PGlite's dumpDataDir), so
+  // the tests' many in-memory databases skip initdb and the migrations already in it.
+  { kind: 'pglite'; dataDir: string | undefined; from?: Blob } | { kind: 'postgres'; url: string; maxConnections?: number };
 
 /** What a lost PostgreSQL connection is reported to (the app logs it); by default nothing. */
 export type ConnectionErrorListener = (error: Error) => void;
@@ -67,6 +68,7 @@ export async function openDatabase(target: DatabaseTarget, onConnectionError: Co
       // relaxedDurability: PGlite does not fsync; it survives a killed process, not a power cut (see docs/operators.md, Databases).
       const client = await PGlite.create({
         ...(target.dataDir ? { fs: new PrivateNodeFS(target.dataDir), relaxedDurability: true } : {}),
+        ...(target.from ? { loadDataDir: target.from } : {}),
         serializers: { [TEXT_OID]: textParameter },
         startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
         // The database's first start (initdb) too: with its default pool it peaked some 20 MiB higher.

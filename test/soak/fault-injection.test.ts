@@ -1,5 +1,5 @@
 // Fault injection: a storm of duplicate deliveries; the gateway failing a third of calls in every way the
-// sandbox can; the app killed with SIGKILL several times during a 1,000-order run; PostgreSQL connections
+// sandbox can; the app killed with SIGKILL several times during a 400-order run; PostgreSQL connections
 // cut mid-run. After each, the same checks: every order authorized exactly once, no fiscal number used
 // twice or skipped without a recorded reason, every metafield written. In (b) and (c) a share of the orders is
 // refunded meanwhile (full, one unit, the shipping, an amount; some twice; some delivered more than once): each
@@ -136,7 +136,7 @@ describe('fault injection', () => {
     let world: ProcessWorld | undefined;
     afterAll(async () => world?.close());
 
-    it('four kills during a 1,000-order run with refunds: after restarts every order is invoiced once, every refund credited once', async () => {
+    it('four kills during a 400-order run with refunds: after restarts every order is invoiced once, every refund credited once', async () => {
       const shop = 'tienda-sigkill.myshopify.com';
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fe-faults-kill-'));
       world = await processWorld(shop, { DATA_DIR: dataDir }, () => fs.rmSync(dataDir, { recursive: true, force: true }), 23);
@@ -149,14 +149,14 @@ describe('fault injection', () => {
       // The data directory stays the app user's alone (issue 14 item 4): after start-up and after the run.
       expect(openToOthers(dataDir)).toEqual([]);
 
-      const ids = Array.from({ length: 1000 }, (_, i) => 7_630_000_000_000 + i);
+      const ids = Array.from({ length: 400 }, (_, i) => 7_630_000_000_000 + i);
       const plans = planRefunds(ids, 29);
       const w = world;
       const refunding = refunder((plan) => sendRefunds(w.simulator, shop, w.refundsAddress, plan), plans);
       const random = mulberry32(24);
-      // Paced like a busy store (about 100 a second), so kills land during intake as well as invoicing; refunds
+      // Paced like a busy store (40 a second, for 10 s), so kills land during intake as well as invoicing; refunds
       // follow their orders within 3 s, so kills land among them too.
-      const delivering = world.deliver(ids, 100, (id) => refunding.ordered(id, Math.round(random() * 3000)));
+      const delivering = world.deliver(ids, 40, (id) => refunding.ordered(id, Math.round(random() * 3000)));
       const killedAfterMs: number[] = [];
       const startedAt = Date.now();
       for (let kill = 0; kill < 4; kill++) {
@@ -190,7 +190,7 @@ describe('fault injection', () => {
         const verified = await verifyExactlyOnce(database, world.sandbox, world.simulator, shop, ids, sends);
         const notes = await verifyNotes(database, world.sandbox, world.simulator, shop, refunds, sends);
         console.log(
-          `fault-injection (c) SIGKILL: injected 4 kills at ${killedAfterMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} into a 1,000-order run ` +
+          `fault-injection (c) SIGKILL: injected 4 kills at ${killedAfterMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} into a 400-order run ` +
             `with ${refundsLine(plans)} (${world.retriedDeliveries()} deliveries retried by Shopify meanwhile); verified ${verifiedLine(verified)}; ${notesLine(notes)}`,
         );
       } finally {
@@ -204,7 +204,7 @@ describe('fault injection', () => {
     afterAll(async () => world?.close());
 
     it.skipIf(!postgresUrlForTests)(
-      '1,000 orders while every connection of the app is terminated twenty times: the process never exits',
+      '400 orders while every connection of the app is terminated twenty times: the process never exits',
       async () => {
         const shop = 'tienda-cortes.myshopify.com';
         const fresh = await createFreshPostgresDatabase(postgresUrlForTests!);
@@ -214,8 +214,9 @@ describe('fault injection', () => {
         await seedDb.close();
         const app = await world.start();
 
-        const ids = Array.from({ length: 1000 }, (_, i) => 7_640_000_000_000 + i);
-        const delivering = world.deliver(ids, 100);
+        const ids = Array.from({ length: 400 }, (_, i) => 7_640_000_000_000 + i);
+        // 40 a second: the twenty rounds of cuts (about 10 s) fall during intake as well as invoicing.
+        const delivering = world.deliver(ids, 40);
         const random = mulberry32(26);
         let cut = 0;
         let rounds = 0;
@@ -237,7 +238,7 @@ describe('fault injection', () => {
         try {
           const verified = await verifyExactlyOnce(database, world.sandbox, world.simulator, shop, ids);
           console.log(
-            `fault-injection (d) PostgreSQL cuts: injected ${cut} connections terminated in ${rounds} rounds during a 1,000-order run (${world.retriedDeliveries()} deliveries retried by Shopify); the app never exited; verified ${verifiedLine(verified)}`,
+            `fault-injection (d) PostgreSQL cuts: injected ${cut} connections terminated in ${rounds} rounds during a 400-order run (${world.retriedDeliveries()} deliveries retried by Shopify); the app never exited; verified ${verifiedLine(verified)}`,
           );
         } finally {
           await database.close();

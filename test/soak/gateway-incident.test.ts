@@ -1,25 +1,29 @@
-// A two-minute gateway incident answering 201 ("error processing the request") to every SendDocument, through the
-// fault proxy, on both databases (issue 25, item 8): the orders paid during it wait (the page shows the incident),
-// none needs a person, and once it passes every one is authorized by itself, each number once, without a gap.
+// A gateway incident answering 201 ("error processing the request") to every SendDocument, through the fault proxy,
+// on both databases (issue 25, item 8): the orders paid during it wait (the page shows the incident), none needs a
+// person, and once it passes every one is authorized by itself, each number once, without a gap. 45 s: the harness's
+// worker retries within 200 ms, so every document meets the incident many times over (its 8 attempts would be long
+// gone if 201s counted).
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../sim/harness/databases.ts';
 import { lastErrorText } from '../support/documents.ts';
 import { faultHarnessFor } from '../support/fault-harness.ts';
 
-const INCIDENT_MS = 120_000;
+const INCIDENT_MS = 45_000;
+/** Orders keep being paid during it, two at a time. */
+const PAY_EVERY_MS = 15_000;
 
 describe.each(testDatabases)('a 201-to-everything incident on $name', (target) => {
   const run = faultHarnessFor(target);
 
   it(
-    'two minutes of 201 to everything: every order of it authorized afterwards, none needing a person',
+    '45 s of 201 to everything: every order of it authorized afterwards, none needing a person',
     async () => {
       const shops = [await run.shop(), await run.shop()];
       const started = Date.now();
       run.gateway.setRules([{ operation: 'SendDocument', fault: { kind: 'code', code: '201', message: 'Error al procesar solicitud' } }]);
       const orders: string[] = [];
       const seen = new Set<string>();
-      // Orders keep coming during the incident: two at its start, then two every 30 s.
+      // Orders keep coming during the incident: two at its start, then two every PAY_EVERY_MS.
       const pay = async () => {
         for (const shop of shops) orders.push(await run.pay(shop));
       };
@@ -27,7 +31,7 @@ describe.each(testDatabases)('a 201-to-everything incident on $name', (target) =
       while (Date.now() - started < INCIDENT_MS) {
         await new Promise((r) => setTimeout(r, 1000));
         for (const gid of orders) seen.add((await run.invoiceOf(gid))?.status ?? 'none');
-        if ((Date.now() - started) % 30_000 < 1000 && orders.length < 10) await pay();
+        if ((Date.now() - started) % PAY_EVERY_MS < 1000 && orders.length < 10) await pay();
       }
       // Meanwhile: nobody was asked to act, and the page said why the orders waited.
       expect([...seen].filter((s) => s === 'needs_attention' || s === 'failed')).toEqual([]);

@@ -1,14 +1,33 @@
-// The order files start in: the slowest tiers first (soak, then e2e), so their long files (a two-minute incident, a
-// fault-injection run) overlap the many short ones instead of being the last to start. Within a tier, Vitest's own
-// order (longest or largest first).
+// The order files start in, so that two workers finish together: the longest files first (a gateway incident, a
+// SIGKILL run, the browser suites), the many short ones filling in behind them. A clean clone has no timings of an
+// earlier run, so the long files are named here, longest first, with what a full run measured; then the slowest
+// tiers (soak, e2e, integration, unit), and within a tier Vitest's own order (largest first).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Seconds each took in a full run on a quiet 2-core machine (both databases), longest first. */
+const LONG_FILES: Record<string, number> = {
+  'soak/fault-injection.test.ts': 150,
+  'soak/gateway-incident.test.ts': 130,
+  'e2e/cli/cli-custom-app.test.ts': 100,
+  'integration/backfill/backfill-http.test.ts': 95,
+  'e2e/processes/backfill-sigkill.test.ts': 85,
+  'e2e/browser/document-actions-browser.test.ts': 81,
+  'e2e/processes/multi-process.test.ts': 80,
+  'e2e/processes/accountant-email-processes.test.ts': 55,
+  'e2e/processes/series-processes.test.ts': 47,
+  'e2e/browser/buyer-page-browser.test.ts': 37,
+  'integration/backfill/backfill-cancel-http.test.ts': 36,
+  'e2e/browser/bulk-actions-browser.test.ts': 32,
+  'integration/documents/pipeline-outcomes.test.ts': 28,
+};
 
 const TIERS = ['soak', 'e2e', 'integration', 'unit'];
 
 export default class TierSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
+    const known = (spec: TestSpecification) => LONG_FILES[spec.moduleId.split('/test/').at(-1) ?? ''] ?? 0;
     const rank = (spec: TestSpecification) => TIERS.indexOf(spec.project.name);
-    return sorted.sort((a, b) => rank(a) - rank(b));
+    return sorted.sort((a, b) => known(b) - known(a) || rank(a) - rank(b));
   }
 }

@@ -8,8 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { APP_ENTRY, bundleOptions } from '../../../scripts/bundle-app.ts';
 import { ROOT } from '../../support/paths.ts';
 
-/** Used only by the doubles (the store simulator's GraphQL, the sandbox's PDFs, the demo's mail catcher). */
-const DOUBLES_PACKAGES = ['graphql', 'pdf-lib', 'smtp-server', 'mailparser'];
+/**
+ * Used only by the doubles (the store simulator's GraphQL, the demo's mail catcher). Not pdf-lib: it draws the
+ * sandbox's PDFs and reads the app's (src/documents/pdf-strings.ts).
+ */
+const DOUBLES_PACKAGES = ['graphql', 'smtp-server', 'mailparser'];
 
 describe('the production bundle', () => {
   it('holds no file of sim/ and none of the packages only the doubles use, and the demo it loads at run time exists', async () => {
