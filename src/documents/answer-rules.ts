@@ -41,10 +41,10 @@ export async function checkAuthorization(
   deps: IssuingDeps,
 ): Promise<Transition | undefined> {
   const sent = doc.document as GatewayDocument;
-  const issuer = await deps.store.shopIssuerCufe(doc.shop, doc.id);
+  const { issuerCufe, held } = await deps.store.authorizationChecks(doc.shop, answer.cufe, doc.id);
   const failure =
-    authorizationMismatch(answer, sent, environmentOf(doc), issuer) ??
-    ((await deps.store.cufeHolder(doc.shop, answer.cufe, doc.id)) ? { check: 'cufe_duplicate' as const, detail: '' } : undefined);
+    authorizationMismatch(answer, sent, environmentOf(doc), issuerCufe) ??
+    (held ? { check: 'cufe_duplicate' as const, detail: '' } : undefined);
   return failure && unverified(doc, failure);
 }
 

@@ -25,6 +25,7 @@ import {
   skipFiscalNumber,
   updateLeased,
   completedNotes,
+  authorizationChecks,
   cufeHolder,
   saveNoteIfCreditedUnchanged,
   shopIssuerCufe,
@@ -214,6 +215,7 @@ export class DocumentRunner extends PollLoop {
         completedNotes: (shop, orderGid) => completedNotes(db, shop, orderGid),
         cufeHolder: (shop, cufe, exceptId) => cufeHolder(db, shop, cufe, exceptId),
         shopIssuerCufe: (shop, exceptId) => shopIssuerCufe(db, shop, exceptId),
+        authorizationChecks: (shop, cufe, exceptId) => authorizationChecks(db, shop, cufe, exceptId),
         skipsOf: (id) => skipsOf(db, id),
       },
       gateway: {

@@ -36,6 +36,8 @@ export interface IssuingStore {
   cufeHolder(shop: string, cufe: string, exceptId: string): Promise<{ id: string } | undefined>;
   /** A CUFE the shop's completed documents carry (it names the shop's issuer), other than this document's. */
   shopIssuerCufe(shop: string, exceptId: string): Promise<string | undefined>;
+  /** Both reads of an authorization's checks at once: the shop's issuer CUFE (as above), and whether another holds `cufe`. */
+  authorizationChecks(shop: string, cufe: string, exceptId: string): Promise<{ issuerCufe: string | undefined; held: boolean }>;
   /** How many fiscal numbers this document has skipped so far. */
   skipsOf(documentId: string): Promise<number>;
 }

@@ -67,6 +67,10 @@ function fakeStore(journal: Call[], state: StoreState) {
     async shopIssuerCufe() {
       return state.issuerCufe;
     },
+    async authorizationChecks(_shop: string, cufe: string, exceptId: string) {
+      const id = state.cufeHolders.get(cufe);
+      return { issuerCufe: state.issuerCufe, held: id !== undefined && id !== exceptId };
+    },
     async skipsOf() {
       return state.skips;
     },

@@ -1,7 +1,7 @@
 // What the checks of a gateway's answers ask the documents table (docs/gateway-checks.md): who else holds a CUFE, the
 // shop's issuer as its earlier authorizations name it, and how many numbers a document has skipped.
-import { and, count, desc, eq, ne } from 'drizzle-orm';
-import type { Db } from '../../db/database.ts';
+import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/database.ts';
 import { documents, fiscalSkips, shops } from '../../db/schema.ts';
 
 /** Another document of the shop that holds this CUFE, if any (its id and fiscal number). */
@@ -30,6 +30,36 @@ export async function shopIssuerCufe(db: Db, shop: string, exceptId: string): Pr
   const latest = rows[0];
   if (!latest?.cufe || !latest.authorizedAt || latest.authorizedAt < latest.settingsAt) return undefined;
   return latest.cufe;
+}
+
+/**
+ * Both reads an authorization's checks need, in one statement (one per authorized document): the shop's issuer CUFE as
+ * `shopIssuerCufe` gives it, and whether another document of the shop holds this CUFE.
+ */
+export async function authorizationChecks(
+  db: Db,
+  shop: string,
+  cufe: string,
+  exceptId: string,
+): Promise<{ issuerCufe: string | undefined; held: boolean }> {
+  const holder = db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.shop, shop), eq(documents.cufe, cufe), ne(documents.id, exceptId)))
+    .limit(1);
+  const latest = db
+    .select({ cufe: documents.cufe, current: sql<boolean>`${documents.authorizedAt} >= ${shops.updatedAt}`.as('current') })
+    .from(documents)
+    .innerJoin(shops, eq(shops.shop, documents.shop))
+    .where(and(eq(documents.shop, shop), eq(documents.status, 'completed'), ne(documents.id, exceptId)))
+    .orderBy(desc(documents.createdAt))
+    .limit(1);
+  const [row] = rowsOf<{ held: boolean; cufe: string | null; current: boolean | null }>(
+    await db.execute(
+      sql`select exists (${holder}) as held, latest.cufe, latest.current from (select 1) one left join lateral (${latest}) latest on true`,
+    ),
+  );
+  return { issuerCufe: row?.cufe && row.current ? row.cufe : undefined, held: row?.held === true };
 }
 
 /** How many fiscal numbers the document has skipped (102 for a number used outside the app). */
