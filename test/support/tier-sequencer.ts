@@ -6,19 +6,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Seconds each took in a full run on a quiet 2-core machine (both databases), longest first. */
 const LONG_FILES: Record<string, number> = {
-  'soak/fault-injection.test.ts': 150,
-  'soak/gateway-incident.test.ts': 130,
-  'e2e/cli/cli-custom-app.test.ts': 100,
-  'integration/backfill/backfill-http.test.ts': 95,
-  'e2e/processes/backfill-sigkill.test.ts': 85,
-  'e2e/browser/document-actions-browser.test.ts': 81,
-  'e2e/processes/multi-process.test.ts': 80,
-  'e2e/processes/accountant-email-processes.test.ts': 55,
-  'e2e/processes/series-processes.test.ts': 47,
-  'e2e/browser/buyer-page-browser.test.ts': 37,
+  'soak/fault-injection.test.ts': 120,
+  'e2e/processes/multi-process.test.ts': 112,
+  'soak/gateway-incident.test.ts': 110,
+  'e2e/cli/cli-custom-app.test.ts': 89,
+  'e2e/browser/document-actions-browser.test.ts': 74,
+  'e2e/processes/backfill-sigkill.test.ts': 73,
+  'integration/backfill/backfill-http.test.ts': 72,
+  'e2e/processes/accountant-email-processes.test.ts': 53,
   'integration/backfill/backfill-cancel-http.test.ts': 36,
-  'e2e/browser/bulk-actions-browser.test.ts': 32,
-  'integration/documents/pipeline-outcomes.test.ts': 28,
+  'e2e/browser/admin-browser.test.ts': 35,
+  'integration/documents/pipeline-outcomes.test.ts': 35,
+  'e2e/processes/series-processes.test.ts': 33,
+  'e2e/browser/buyer-page-browser.test.ts': 29,
 };
 
 const TIERS = ['soak', 'e2e', 'integration', 'unit'];
