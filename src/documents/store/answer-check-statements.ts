@@ -6,11 +6,7 @@ import { documents, fiscalSkips, shops } from '../../db/schema.ts';
 
 /** Another document of the shop that holds this CUFE, if any (its id and fiscal number). */
 export async function cufeHolder(db: Db, shop: string, cufe: string, exceptId: string): Promise<{ id: string } | undefined> {
-  const rows = await db
-    .select({ id: documents.id })
-    .from(documents)
-    .where(and(eq(documents.shop, shop), eq(documents.cufe, cufe), ne(documents.id, exceptId)))
-    .limit(1);
+  const rows = await holderQuery(db, shop, cufe, exceptId);
   return rows[0];
 }
 
@@ -20,21 +16,13 @@ export async function cufeHolder(db: Db, shop: string, cufe: string, exceptId: s
  * One row through the (shop, status, created_at) index, whatever the shop's size.
  */
 export async function shopIssuerCufe(db: Db, shop: string, exceptId: string): Promise<string | undefined> {
-  const rows = await db
-    .select({ cufe: documents.cufe, authorizedAt: documents.authorizedAt, settingsAt: shops.updatedAt })
-    .from(documents)
-    .innerJoin(shops, eq(shops.shop, documents.shop))
-    .where(and(eq(documents.shop, shop), eq(documents.status, 'completed'), ne(documents.id, exceptId)))
-    .orderBy(desc(documents.createdAt))
-    .limit(1);
-  const latest = rows[0];
-  if (!latest?.cufe || !latest.authorizedAt || latest.authorizedAt < latest.settingsAt) return undefined;
-  return latest.cufe;
+  const [latest] = await latestCompletedQuery(db, shop, exceptId);
+  return issuerOf(latest);
 }
 
 /**
  * Both reads an authorization's checks need, in one statement (one per authorized document): the shop's issuer CUFE as
- * `shopIssuerCufe` gives it, and whether another document of the shop holds this CUFE.
+ * `shopIssuerCufe` gives it, and whether another document of the shop holds this CUFE (`cufeHolder`).
  */
 export async function authorizationChecks(
   db: Db,
@@ -42,24 +30,38 @@ export async function authorizationChecks(
   cufe: string,
   exceptId: string,
 ): Promise<{ issuerCufe: string | undefined; held: boolean }> {
-  const holder = db
-    .select({ id: documents.id })
-    .from(documents)
-    .where(and(eq(documents.shop, shop), eq(documents.cufe, cufe), ne(documents.id, exceptId)))
-    .limit(1);
-  const latest = db
-    .select({ cufe: documents.cufe, current: sql<boolean>`${documents.authorizedAt} >= ${shops.updatedAt}`.as('current') })
-    .from(documents)
-    .innerJoin(shops, eq(shops.shop, documents.shop))
-    .where(and(eq(documents.shop, shop), eq(documents.status, 'completed'), ne(documents.id, exceptId)))
-    .orderBy(desc(documents.createdAt))
-    .limit(1);
+  const holder = holderQuery(db, shop, cufe, exceptId);
+  const latest = latestCompletedQuery(db, shop, exceptId);
   const [row] = rowsOf<{ held: boolean; cufe: string | null; current: boolean | null }>(
     await db.execute(
       sql`select exists (${holder}) as held, latest.cufe, latest.current from (select 1) one left join lateral (${latest}) latest on true`,
     ),
   );
-  return { issuerCufe: row?.cufe && row.current ? row.cufe : undefined, held: row?.held === true };
+  return { issuerCufe: issuerOf(row), held: row?.held === true };
+}
+
+function holderQuery(db: Db, shop: string, cufe: string, exceptId: string) {
+  return db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.shop, shop), eq(documents.cufe, cufe), ne(documents.id, exceptId)))
+    .limit(1);
+}
+
+/** The shop's latest completed document but this one: its CUFE, and whether it was authorized since the settings changed. */
+function latestCompletedQuery(db: Db, shop: string, exceptId: string) {
+  return db
+    .select({ cufe: documents.cufe, current: sql<boolean | null>`${documents.authorizedAt} >= ${shops.updatedAt}`.as('current') })
+    .from(documents)
+    .innerJoin(shops, eq(shops.shop, documents.shop))
+    .where(and(eq(documents.shop, shop), eq(documents.status, 'completed'), ne(documents.id, exceptId)))
+    .orderBy(desc(documents.createdAt))
+    .limit(1);
+}
+
+/** A latest completed document's CUFE names the issuer only when it was authorized under the current settings. */
+function issuerOf(latest: { cufe: string | null; current: boolean | null } | undefined): string | undefined {
+  return latest?.cufe && latest.current ? latest.cufe : undefined;
 }
 
 /** How many fiscal numbers the document has skipped (102 for a number used outside the app). */
