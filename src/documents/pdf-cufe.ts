@@ -12,12 +12,12 @@ export async function extractCufeFromPdf(pdf: Buffer): Promise<string | undefine
 
 /** Every distinct text run in the PDF that is a CUFE with a valid check digit, in the order they appear. */
 export async function extractCufesFromPdf(pdf: Buffer): Promise<string[]> {
-  return cufesIn(await pdfText(pdf));
+  return (await readPdf(pdf)).cufes;
 }
 
 /** Whether the PDF's text shows this amount as the gateway writes it ("66.88"; thousands separators allowed). */
 export async function pdfShowsAmount(pdf: Buffer, amount: string): Promise<boolean> {
-  const text = (await pdfText(pdf)).replace(/[\s,]/g, '');
+  const text = (await readPdf(pdf)).text.replace(/[\s,]/g, '');
   return new RegExp(`(^|[^0-9.])${amount.replace('.', '\\.')}($|[^0-9])`).test(text);
 }
 
@@ -33,13 +33,15 @@ function cufesIn(text: string): string[] {
 }
 
 /**
- * The PDF's text: its content streams' strings when they show a CUFE (a PDF written in a one-byte encoding), else
- * as pdf.js lays it out (any font, at six times the cost); '' for a file neither can read.
+ * The PDF's text and the CUFEs in it: its content streams' strings when they show a CUFE (a PDF written in a one-byte
+ * encoding), else as pdf.js lays it out (any font, at six times the cost); no text for a file neither can read.
  */
-async function pdfText(pdf: Buffer): Promise<string> {
+async function readPdf(pdf: Buffer): Promise<{ text: string; cufes: string[] }> {
   const strings = await contentStrings(pdf);
-  if (strings !== undefined && cufesIn(strings).length > 0) return strings;
-  return laidOutText(pdf).catch(() => '');
+  const cufes = strings === undefined ? [] : cufesIn(strings);
+  if (strings !== undefined && cufes.length > 0) return { text: strings, cufes };
+  const text = await laidOutText(pdf).catch(() => '');
+  return { text, cufes: cufesIn(text) };
 }
 
 async function laidOutText(pdf: Buffer): Promise<string> {
