@@ -15,6 +15,8 @@ export class EncryptedSessionStorage implements SessionStorage {
   private readonly cacheMs: number;
   /** Sessions read within `cacheMs`: every Admin API call needs one, a few per document. */
   private readonly recent = new Map<string, { session: Session; readAt: number }>();
+  /** Counts this storage's writes: a read that a write overtook is not remembered (it may be the old session). */
+  private writes = 0;
 
   /**
    * `cacheMs`: how long a session read is used again without reading it (0: never). This storage's own writes forget
@@ -26,9 +28,23 @@ export class EncryptedSessionStorage implements SessionStorage {
     this.cacheMs = o.cacheMs ?? 0;
   }
 
-  /** Read the session again on its next use (the Admin API refused its token). */
+  /** Read the session again on its next use (the Admin API refused its token, or it was refreshed). */
   forget(id: string): void {
     this.recent.delete(id);
+  }
+
+  /** A write, with what was read before it forgotten on both sides of it: no read it overtook is used again. */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
+    const forgetAll = () => {
+      this.writes++;
+      this.recent.clear();
+    };
+    forgetAll();
+    try {
+      return await write();
+    } finally {
+      forgetAll();
+    }
   }
 
   get secretBox(): SecretBox {
@@ -36,10 +52,9 @@ export class EncryptedSessionStorage implements SessionStorage {
   }
 
   async storeSession(session: Session): Promise<boolean> {
-    this.recent.clear();
     const row = this.toRow(session);
     const { id: _id, ...update } = row;
-    await this.db.insert(sessions).values(row).onConflictDoUpdate({ target: sessions.id, set: update });
+    await this.writing(() => this.db.insert(sessions).values(row).onConflictDoUpdate({ target: sessions.id, set: update }));
     return true;
   }
 
@@ -47,21 +62,20 @@ export class EncryptedSessionStorage implements SessionStorage {
   async loadSession(id: string): Promise<Session | undefined> {
     const cached = this.recent.get(id);
     if (cached && performance.now() - cached.readAt < this.cacheMs) return cached.session;
+    const writesBefore = this.writes;
     const [row] = await this.db.select().from(sessions).where(eq(sessions.id, id));
     const session = row ? this.toSession(row) : undefined;
-    if (session && this.cacheMs > 0) this.recent.set(id, { session, readAt: performance.now() });
+    if (session && this.cacheMs > 0 && this.writes === writesBefore) this.recent.set(id, { session, readAt: performance.now() });
     return session;
   }
 
   async deleteSession(id: string): Promise<boolean> {
-    this.recent.clear();
-    await this.db.delete(sessions).where(eq(sessions.id, id));
+    await this.writing(() => this.db.delete(sessions).where(eq(sessions.id, id)));
     return true;
   }
 
   async deleteSessions(ids: string[]): Promise<boolean> {
-    this.recent.clear();
-    if (ids.length > 0) await this.db.delete(sessions).where(inArray(sessions.id, ids));
+    if (ids.length > 0) await this.writing(() => this.db.delete(sessions).where(inArray(sessions.id, ids)));
     return true;
   }
 
@@ -71,8 +85,7 @@ export class EncryptedSessionStorage implements SessionStorage {
   }
 
   async deleteShopSessions(shop: string): Promise<number> {
-    this.recent.clear();
-    const rows = await this.db.delete(sessions).where(eq(sessions.shop, shop)).returning({ id: sessions.id });
+    const rows = await this.writing(() => this.db.delete(sessions).where(eq(sessions.shop, shop)).returning({ id: sessions.id }));
     return rows.length;
   }
 
