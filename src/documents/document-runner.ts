@@ -200,6 +200,11 @@ export class DocumentRunner extends PollLoop {
       if (c.operation === 'SendDocument' && c.outcome === 'authorized') this.lastAuthorizedAt = this.now().getTime();
     };
     const gateway = this.d.gateway;
+    const client: GatewayClient = {
+      sendDocument: (req) => gateway.sendDocument(req, observe),
+      downloadPdf: (req) => gateway.downloadPdf(req, observe),
+      statusDocument: (req) => gateway.statusDocument(req, observe),
+    };
     return {
       store: {
         update: (doc, patch) => updateLeased(db, doc, owner, leaseMs, patch),
@@ -219,14 +224,16 @@ export class DocumentRunner extends PollLoop {
         skipsOf: (id) => skipsOf(db, id),
       },
       gateway: {
-        run: (task) =>
-          this.gatewaySlots.run(() =>
-            task({
-              sendDocument: (req) => gateway.sendDocument(req, observe),
-              downloadPdf: (req) => gateway.downloadPdf(req, observe),
-              statusDocument: (req) => gateway.statusDocument(req, observe),
-            }),
-          ),
+        run: (task) => this.gatewaySlots.run(() => task(client)),
+        runLeased: (doc, task) => {
+          const asked = performance.now();
+          return this.gatewaySlots.run(async () => {
+            // The lease is at least twice the gateway's time-out: after a wait of under a quarter of it, what is left
+            // covers a whole call. A longer wait (a gateway slow for everyone) renews it first.
+            if (performance.now() - asked > leaseMs / 4 && !(await updateLeased(db, doc, owner, leaseMs, {}))) return undefined;
+            return task(client);
+          });
+        },
       },
       shopify: this.d.shopify,
       clock: this.now,

@@ -49,8 +49,8 @@ async function sendStep(claimed: DocumentRow, shop: IssuingShop, deps: IssuingDe
   const { doc, document, environment, credited } = prepared;
   const documentHash = hashDocument(document);
 
-  // From here on the gateway may hold a document with this number: remember that before asking, inside the gateway
-  // slot, so the lease just extended covers the call however long the wait for the slot was.
+  // From here on the gateway may hold a document with this number: remember that before asking. Saved before the wait
+  // for a gateway slot, so a slot's time is the call's alone; the slot renews the lease if the wait ate into it.
   const previous = doc;
   const patch = {
     sendMayHaveReached: true,
@@ -62,15 +62,14 @@ async function sendStep(claimed: DocumentRow, shop: IssuingShop, deps: IssuingDe
     // A note's total is known once it is mapped (the intake only had the refund's money).
     ...(doc.kind === 'credit_note' ? { totalCents: parseCents(document.totalsSubTotals.totalInvoice) ?? doc.totalCents } : {}),
   };
-  const sent = await deps.gateway.run(async (gateway) => {
-    const sending = await deps.store.markSending(doc, patch, credited);
-    if (sending === undefined || sending === 'stale') return sending;
-    return { sending, outcome: await gateway.sendDocument({ credentials: credentials(shop), environment, document }) };
-  });
-  if (!sent) return { doc, next: { kind: 'lost' } };
+  const sending = await deps.store.markSending(doc, patch, credited);
+  if (!sending) return { doc, next: { kind: 'lost' } };
   // Another note of the same invoice was saved first: map again against it, in a moment.
-  if (sent === 'stale') return { doc, next: { kind: 'wait', reason: message('waiting_for_other_note'), retryInMs: 200 } };
-  const { sending, outcome } = sent;
+  if (sending === 'stale') return { doc, next: { kind: 'wait', reason: message('waiting_for_other_note'), retryInMs: 200 } };
+  const outcome = await deps.gateway.runLeased(sending, (gateway) =>
+    gateway.sendDocument({ credentials: credentials(shop), environment, document }),
+  );
+  if (!outcome) return { doc: sending, next: { kind: 'lost' } };
   return { doc: sending, next: await sendOutcome(sending, previous, documentHash, outcome, shop, deps) };
 }
 

@@ -57,6 +57,11 @@ export interface CreditedNotes {
 /** The gateway, one call at a time within the process's gateway slots; `run` holds a slot for the whole task. */
 export interface GatewayAccess {
   run<T>(task: (gateway: GatewayClient) => Promise<T>): Promise<T>;
+  /**
+   * As `run`, for a document whose lease was just renewed: when the wait for the slot ate into the lease, it is renewed
+   * again before the task, so it covers the call. Undefined (the task not run): the lease was lost.
+   */
+  runLeased<T>(doc: DocumentRow, task: (gateway: GatewayClient) => Promise<T>): Promise<T | undefined>;
 }
 
 export interface IssuingDeps {

@@ -59,18 +59,18 @@ export const retried = (kind: string, key: string, params: Record<string, string
 
 /**
  * The journal of a send: the order confirmed (unless told), a number reserved (unless the document has one), then
- * marked and sent in one slot. A taxpayer's RUC came from the cart attributes (the fixtures').
+ * marked as sending, then sent in a slot. A taxpayer's RUC came from the cart attributes (the fixtures').
  */
 export function sendCalls(document: GatewayDocument, o: { reserve: boolean; confirm?: boolean }) {
   const taxIdSource = document.dataTransaction.client.typeClientEB === '01' ? 'cart_attributes' : null;
   return [
     ...(o.confirm === false ? [] : [confirmCall]),
     ...(o.reserve ? [['store.reserveNumber', NUMBERING]] : []),
-    ['slot.take'],
     [
       'store.markSending',
       { sendMayHaveReached: true, document, documentHash: hashOf(document), environment: 'pruebas', problems: null, taxIdSource },
     ],
+    ['slot.take'],
     ['gateway.SendDocument', { credentials: CREDENTIALS, environment: 'pruebas', document }],
     ['slot.release'],
   ];

@@ -192,7 +192,6 @@ describe('send: a document that may be at the gateway goes again as it was', () 
     const out = await step(doc);
     expect(out.next).toMatchObject({ kind: 'advance', to: 'pdf' });
     expect(world.journal).toEqual([
-      ['slot.take'],
       [
         'store.markSending',
         {
@@ -205,6 +204,7 @@ describe('send: a document that may be at the gateway goes again as it was', () 
           totalCents: doc.totalCents,
         },
       ],
+      ['slot.take'],
       ['gateway.SendDocument', { credentials: CREDENTIALS, environment: 'pruebas', document: note }],
       ['slot.release'],
     ]);
