@@ -9,15 +9,16 @@ import type { Db } from '../db/database.ts';
 import type { FlowEvent } from '../db/flow-state.ts';
 import {
   type FlowEventRow,
+  type FlowDocument,
   claimDueFlowEvents,
-  flowEventContent,
+  flowEventContents,
   markFlowEventFailed,
   markFlowEventSent,
 } from '../documents/store/index.ts';
 import type { Logger } from '../logger.ts';
 import { PollLoop } from '../poll-loop.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
-import type { ShopRepository } from '../shops/shop-repository.ts';
+import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
 import { flowTrigger } from './flow-triggers.ts';
 
 export const FLOW_TRIGGER_RECEIVE_MUTATION = `mutation FlowTriggerReceive($handle: String, $payload: JSON) {
@@ -58,9 +59,13 @@ export class FlowRunner extends PollLoop {
     while (!this.stopped) {
       const rows = await claimDueFlowEvents(this.d.db, { owner: this.owner, limit: BATCH, leaseMs: this.d.options.leaseMs });
       if (rows.length === 0) return;
+      // One read of the batch's documents, and of each shop: its settings as of this claim.
+      const contents = await flowEventContents(this.d.db, [...new Set(rows.map((r) => r.documentId))]);
+      const shopsRead = new Map<string, Promise<Shop | undefined>>();
+      const shopOf = (shop: string) => shopsRead.get(shop) ?? shopsRead.set(shop, this.d.shops.get(shop)).get(shop)!;
       await Promise.all(
         rows.map((row) =>
-          this.fire(row).catch((error: unknown) =>
+          this.fire(row, contents.get(row.documentId), shopOf(row.shop)).catch((error: unknown) =>
             // The lease runs out and the event is tried again.
             this.d.logger.error({ err: error, flowEventId: row.id, documentId: row.documentId }, 'flow runner: unexpected error'),
           ),
@@ -69,8 +74,12 @@ export class FlowRunner extends PollLoop {
     }
   }
 
-  private async fire(row: FlowEventRow): Promise<void> {
-    const [content, shop] = await Promise.all([flowEventContent(this.d.db, row.documentId), this.d.shops.get(row.shop)]);
+  private async fire(
+    row: FlowEventRow,
+    content: { doc: FlowDocument; pdfToken: string | null } | undefined,
+    shopRead: Promise<Shop | undefined>,
+  ): Promise<void> {
+    const shop = await shopRead;
     if (!content || !shop) return this.attemptFailed(row, 'the document or its shop is gone', true);
     if (!shop.settings.flowTriggers.enabled) return this.attemptFailed(row, 'Flow triggers were turned off before it was sent', true);
     const trigger = flowTrigger({

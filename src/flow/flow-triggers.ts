@@ -3,7 +3,7 @@
 // CLI allows letters and spaces only, so no accents); an order reference is given as `order_id`, the order's number.
 import type { FlowEvent } from '../db/flow-state.ts';
 import type { Language } from '../db/languages.ts';
-import type { DocumentRow } from '../documents/store/index.ts';
+import type { FlowDocument } from '../documents/store/index.ts';
 import { formatFiscalNumber } from '../documents/store/index.ts';
 import { pdfUrl } from '../documents/pdf-link.ts';
 import { render } from '../messages/catalogue.ts';
@@ -27,7 +27,7 @@ export type FlowTrigger = { ok: true; handle: string; payload: FlowPayload } | {
 
 export interface FlowTriggerInput {
   event: FlowEvent;
-  doc: DocumentRow;
+  doc: FlowDocument;
   /** The PDF's link token (authorized documents). */
   pdfToken: string | null;
   /** The reason stored with a needs-attention event (a catalogue message). */

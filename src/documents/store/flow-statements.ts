@@ -91,17 +91,35 @@ async function finishLeasedFlowEvent(db: Db, id: string, owner: string, patch: P
   return done.length > 0;
 }
 
-/** What a trigger's payload is made of: the document and its PDF's link token. */
-export async function flowEventContent(db: Db, documentId: string): Promise<{ doc: DocumentRow; pdfToken: string | null } | undefined> {
-  const [found] = await db
-    .select({ doc: documents, pdfToken: documentPdfs.token })
+/** What a trigger's payload reads of a document. */
+export type FlowDocument = Pick<
+  DocumentRow,
+  'orderGid' | 'fiscalNumber' | 'branchCode' | 'billingPoint' | 'cufe' | 'totalCents' | 'sourceKey'
+>;
+
+/**
+ * What the payloads of a claimed batch are made of, in one read: each document (only what a payload reads; not the
+ * order's snapshot) and its PDF's link token, by document id. A document that is gone is missing from the map.
+ */
+export async function flowEventContents(
+  db: Db,
+  documentIds: readonly string[],
+): Promise<Map<string, { doc: FlowDocument; pdfToken: string | null }>> {
+  if (documentIds.length === 0) return new Map();
+  const found = await db
+    .select({
+      id: documents.id,
+      orderGid: documents.orderGid,
+      fiscalNumber: documents.fiscalNumber,
+      branchCode: documents.branchCode,
+      billingPoint: documents.billingPoint,
+      cufe: documents.cufe,
+      totalCents: documents.totalCents,
+      sourceKey: documents.sourceKey,
+      pdfToken: documentPdfs.token,
+    })
     .from(documents)
     .leftJoin(documentPdfs, eq(documentPdfs.documentId, documents.id))
-    .where(eq(documents.id, documentId));
-  return found;
-}
-
-/** The Flow events of a document, oldest first (operators, tests). */
-export async function flowEventsOfDocument(db: Db, documentId: string): Promise<FlowEventRow[]> {
-  return db.select().from(flowEvents).where(eq(flowEvents.documentId, documentId)).orderBy(asc(flowEvents.createdAt));
+    .where(inArray(documents.id, [...documentIds]));
+  return new Map(found.map(({ id, pdfToken, ...doc }) => [id, { doc, pdfToken }]));
 }
