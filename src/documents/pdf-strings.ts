@@ -3,7 +3,8 @@
 // PDF writes it in a one-byte encoding (generators using the standard fonts do), in about a sixth of the time
 // pdf.js takes to lay the page's text out (bench/RESULTS.md); with a two-byte font the strings are glyph numbers,
 // and pdf.js reads the text instead (pdf-cufe.ts).
-import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { inflateSync } from 'node:zlib';
+import { PDFArray, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 
 /** The pages' string operands, a TJ array's parts joined, operands separated by a space; undefined if unreadable. */
 export async function contentStrings(pdf: Uint8Array): Promise<string | undefined> {
@@ -14,13 +15,30 @@ export async function contentStrings(pdf: Uint8Array): Promise<string | undefine
       const contents = page.node.Contents();
       const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
       for (const stream of streams) {
-        if (stream instanceof PDFRawStream) parts.push(stringsOf(decodePDFRawStream(stream).decode()));
+        if (stream instanceof PDFRawStream) parts.push(stringsOf(decoded(stream)));
       }
     }
     return parts.join('\n');
   } catch {
     return undefined;
   }
+}
+
+const FLATE = PDFName.of('FlateDecode');
+
+/**
+ * A content stream's bytes. The usual one (deflated, nothing else) is inflated by zlib, several times faster than
+ * pdf-lib's own inflater; any other filter chain, or deflate zlib refuses (pdf-lib's reads what it can), by pdf-lib.
+ */
+function decoded(stream: PDFRawStream): Uint8Array {
+  if (stream.dict.get(PDFName.of('Filter')) === FLATE && stream.dict.get(PDFName.of('DecodeParms')) === undefined) {
+    try {
+      return inflateSync(stream.contents);
+    } catch {
+      // Below.
+    }
+  }
+  return decodePDFRawStream(stream).decode();
 }
 
 const BACKSLASH = 0x5c;

@@ -106,6 +106,8 @@ export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024;
 export const DEFAULT_MAX_PDF_BYTES = 5 * 1024 * 1024;
 
 const REDACTED = '[redacted]';
+/** Shops' scrubbers kept at once; past it they are worked out afresh. */
+const MAX_SCRUBBERS = 1_000;
 
 /** A copy of a request body with the credentials block blanked: what may be stored or logged. */
 export function redactRequest(body: Record<string, unknown>): Record<string, unknown> {
@@ -181,9 +183,21 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     observe?.(call);
   }
 
-  /** The secrets a call's answer may echo: the platform token and the shop's passwords, in any encoding. */
-  const scrubberFor = (credentials: GatewayCredentials): Scrub =>
-    secretScrubber([options.authToken, credentials.GW_Token, credentials.Token]);
+  /**
+   * The secrets a call's answer may echo: the platform token and the shop's passwords, in any encoding. Their forms
+   * are worked out once per shop's credentials, not on every call (bounded: shops, not calls).
+   */
+  const scrubbers = new Map<string, Scrub>();
+  const scrubberFor = (credentials: GatewayCredentials): Scrub => {
+    const key = `${credentials.GW_Token}\u0000${credentials.Token}`;
+    let scrub = scrubbers.get(key);
+    if (!scrub) {
+      if (scrubbers.size >= MAX_SCRUBBERS) scrubbers.clear();
+      scrub = secretScrubber([options.authToken, credentials.GW_Token, credentials.Token]);
+      scrubbers.set(key, scrub);
+    }
+    return scrub;
+  };
 
   return {
     async sendDocument({ credentials, environment, document }, observe) {

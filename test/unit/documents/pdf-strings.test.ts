@@ -35,6 +35,15 @@ describe('contentStrings', () => {
     expect(await contentStrings(pdf)).toBe(`Dirección: Calle (50), \\ Panamá Total: 66.88 ${CUFE} line one\nline two joined here`);
   });
 
+  it('reads a stream under another filter than deflate (here ASCIIHexDecode) through pdf-lib', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const content = `BT /F1 10 Tf 40 700 Td (${CUFE}) Tj (Total 12.34) Tj ET`;
+    const stream = doc.context.stream(`${hex(content)}>`, { Filter: 'ASCIIHexDecode' });
+    page.node.set(PDFName.of('Contents'), doc.context.register(stream));
+    expect(await contentStrings(Buffer.from(await doc.save()))).toBe(`${CUFE} Total 12.34`);
+  });
+
   it('reads nothing from what is not a PDF', async () => {
     expect(await contentStrings(Buffer.from('%PDF-1.7 truncated'))).toBeUndefined();
   });
