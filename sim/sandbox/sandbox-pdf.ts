@@ -4,6 +4,7 @@ import { deflateSync } from 'node:zlib';
 import { PDFContentStream, PDFDocument, PDFRawStream, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { CLIENT_TYPES, DOCUMENT_TYPES, ITBMS_RATES, PAYMENT_FORMS, PROVINCES } from './pdf-labels.ts';
 import { drawQr } from './pdf-qr.ts';
+import { type TextColor, drawString } from './pdf-raw-text.ts';
 import { CREDIT_NOTE } from './rules/code-tables.ts';
 import type { SandboxClient, SandboxDocument } from './rules/gateway-fields.ts';
 import { fit, winAnsiSanitizer, wrap } from './pdf-text.ts';
@@ -36,8 +37,6 @@ const PAGE_HEIGHT = 792;
 const MARGIN = 40;
 const BOTTOM = 56; // room for the footer
 const QR_SIZE = 112;
-const BLACK = rgb(0, 0, 0);
-const GREY = rgb(0.4, 0.4, 0.4);
 const LIGHT = rgb(0.9, 0.9, 0.9);
 
 interface Column {
@@ -124,7 +123,7 @@ function drawHeader(c: Cursor, doc: SandboxDocument, auth: PdfAuthorization, fis
   const note = data.typeDocument === CREDIT_NOTE;
   text(c, note ? 'NOTA DE CRÉDITO ELECTRÓNICA' : 'FACTURA ELECTRÓNICA', MARGIN, 14, true);
   c.y -= 18;
-  text(c, 'Comprobante auxiliar (CAFE) del gateway sandbox: sin valor fiscal', MARGIN, 8, false, GREY);
+  text(c, 'Comprobante auxiliar (CAFE) del gateway sandbox: sin valor fiscal', MARGIN, 8, false, 'grey');
   c.y -= 18;
 
   text(c, c.fonts.clean(auth.issuer.name), MARGIN, 11, true);
@@ -158,7 +157,7 @@ function drawHeader(c: Cursor, doc: SandboxDocument, auth: PdfAuthorization, fis
   field(c, 'Recepción DGI', auth.receptionDateDGI);
   field(c, 'CUFE', auth.cufe);
   const what = note ? 'la nota de crédito' : 'la factura';
-  text(c, `Consulte ${what} con el código QR o por CUFE en el portal de la DGI (dgi-fep.mef.gob.pa).`, MARGIN, 7.5, false, GREY);
+  text(c, `Consulte ${what} con el código QR o por CUFE en el portal de la DGI (dgi-fep.mef.gob.pa).`, MARGIN, 7.5, false, 'grey');
   c.y -= 16;
   // After the note's own CUFE: the app reads the first CUFE of the text as the document's (pdf-cufe.ts).
   for (const reference of data.listDocsFiscalReferenced ?? []) {
@@ -219,7 +218,7 @@ function drawLines(c: Cursor, doc: SandboxDocument): void {
       for (const [n, line] of lines.entries()) {
         const width = c.fonts.regular.widthOfTextAtSize(line, TABLE_SIZE);
         const left = column.align === 'right' ? x + column.width - CELL_PADDING - width : x + CELL_PADDING;
-        c.page.drawText(line, { x: left, y: c.y - LINE_HEIGHT * (n + 1) + 2, size: TABLE_SIZE, font: c.fonts.regular, color: BLACK });
+        drawString(c.page, line, { x: left, y: c.y - LINE_HEIGHT * (n + 1) + 2, size: TABLE_SIZE, font: c.fonts.regular });
       }
       x += column.width;
     }
@@ -236,7 +235,7 @@ function drawTableHeader(c: Cursor): void {
   for (const column of COLUMNS) {
     const width = c.fonts.bold.widthOfTextAtSize(c.fonts.clean(column.title), TABLE_SIZE);
     const left = column.align === 'right' ? x + column.width - CELL_PADDING - width : x + CELL_PADDING;
-    c.page.drawText(c.fonts.clean(column.title), { x: left, y: c.y - LINE_HEIGHT, size: TABLE_SIZE, font: c.fonts.bold, color: BLACK });
+    drawString(c.page, c.fonts.clean(column.title), { x: left, y: c.y - LINE_HEIGHT, size: TABLE_SIZE, font: c.fonts.bold });
     x += column.width;
   }
   c.y -= height;
@@ -284,10 +283,10 @@ function drawTotals(c: Cursor, doc: SandboxDocument): void {
     const size = strong ? 10 : 8.5;
     const cleanLabel = c.fonts.clean(label);
     const labelX = right - 120 - font.widthOfTextAtSize(cleanLabel, size);
-    c.page.drawText(cleanLabel, { x: Math.max(MARGIN, labelX), y: c.y - size, size, font, color: BLACK });
+    drawString(c.page, cleanLabel, { x: Math.max(MARGIN, labelX), y: c.y - size, size, font });
     if (value !== '') {
       const cleanValue = c.fonts.clean(value);
-      c.page.drawText(cleanValue, { x: right - font.widthOfTextAtSize(cleanValue, size), y: c.y - size, size, font, color: BLACK });
+      drawString(c.page, cleanValue, { x: right - font.widthOfTextAtSize(cleanValue, size), y: c.y - size, size, font });
     }
     c.y -= size + 4;
   }
@@ -297,7 +296,7 @@ function drawFooters(pdf: PDFDocument, fonts: Fonts, cufe: string, fiscalNumber:
   const pages = pdf.getPages();
   for (const [i, page] of pages.entries()) {
     const line = `${fiscalNumber} · CUFE ${cufe} · Página ${i + 1} de ${pages.length}`;
-    page.drawText(fonts.clean(line), { x: MARGIN, y: 28, size: 6.5, font: fonts.regular, color: GREY });
+    drawString(page, fonts.clean(line), { x: MARGIN, y: 28, size: 6.5, font: fonts.regular, color: 'grey' });
   }
 }
 
@@ -309,7 +308,7 @@ function newPage(c: Cursor): void {
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
-function text(c: Cursor, value: string, x: number, size: number, strong: boolean, color = BLACK): void {
+function text(c: Cursor, value: string, x: number, size: number, strong: boolean, color: TextColor = 'black'): void {
   const font = strong ? c.fonts.bold : c.fonts.regular;
-  c.page.drawText(c.fonts.clean(value), { x, y: c.y - size, size, font, color });
+  drawString(c.page, c.fonts.clean(value), { x, y: c.y - size, size, font, color });
 }
