@@ -17,7 +17,7 @@ import { createSecretBox } from '../src/shops/secret-box.ts';
 import { ShopRepository } from '../src/shops/shop-repository.ts';
 import { type AppProcess, spawnApp } from '../sim/harness/app-process.ts';
 import { createFreshPostgresDatabase } from '../sim/harness/databases.ts';
-import { credentialsFor, freePort } from '../sim/harness/harness.ts';
+import { TEST_SCOPES, credentialsFor, freePort } from '../sim/harness/harness.ts';
 import { makePaidOrder } from '../test/support/order-factory.ts';
 import { type LoadResult, generateLoad } from './load-generator.ts';
 
@@ -53,14 +53,21 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
 }
 
 /**
+ * The scopes a shop grants when it installs the app: those the app asks for by default (SHOPIFY_SCOPES). With fewer
+ * (no read_customers), every order the app reads through Admin GraphQL is asked for twice, the second time without
+ * its customer.
+ */
+export const BENCH_SCOPES = TEST_SCOPES;
+
+/**
  * Install and enable a shop the way the app would after OAuth and settings: offline session (when an
- * access token is given), settings with sandbox credentials (its own Company at the sandbox).
+ * access token is given, granting BENCH_SCOPES), settings with sandbox credentials (its own Company at the sandbox).
  */
 export async function seedShop(database: Database, key: Buffer, shop: string, accessToken?: string): Promise<void> {
   const box = createSecretBox(key);
   if (accessToken) {
     await new EncryptedSessionStorage(database.db, box).storeSession(
-      new Session({ id: `offline_${shop}`, shop, state: 'bench', isOnline: false, accessToken, scope: 'read_orders,write_orders' }),
+      new Session({ id: `offline_${shop}`, shop, state: 'bench', isOnline: false, accessToken, scope: BENCH_SCOPES }),
     );
   }
   const shops = new ShopRepository(database.db, box);
@@ -211,7 +218,7 @@ export async function startBenchApp(
       apiKey: BENCH_API_KEY,
       apiSecret: BENCH_API_SECRET,
       appUrl: 'http://127.0.0.1',
-      scopes: ['read_orders', 'write_orders'],
+      scopes: BENCH_SCOPES.split(','),
       adminApiOrigin: o.adminApiOrigin,
     },
     gateway: o.gateway,

@@ -24,6 +24,7 @@ import type { BenchRow } from './bench-table.ts';
 import {
   BENCH_API_KEY,
   BENCH_API_SECRET,
+  BENCH_SCOPES,
   ms,
   orderIdBase,
   orderTemplate,
@@ -146,7 +147,7 @@ async function measure(): Promise<{ inline: Answers; ours: Answers }> {
   let app: AppParts | undefined;
   try {
     const key = randomBytes(32);
-    await seedShop(database, key, SHOP, simulator.addShop(SHOP).accessToken);
+    await seedShop(database, key, SHOP, simulator.addShop(SHOP, { scope: BENCH_SCOPES }).accessToken);
     app = await startBenchApp(database, key, {
       env: {
         WORKER_CONCURRENCY: '16',

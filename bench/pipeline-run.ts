@@ -23,6 +23,7 @@ import { createFreshPostgresDatabase } from '../sim/harness/databases.ts';
 import {
   BENCH_API_KEY,
   BENCH_API_SECRET,
+  BENCH_SCOPES,
   type BenchAppProcess,
   cpuMs,
   int,
@@ -163,7 +164,7 @@ export async function runPipeline(plan: RunPlan): Promise<RunResult> {
   try {
     // PGlite's data directory holds one process at a time: seed, close, then start the app on it.
     const seedDb = await openDatabase(target);
-    for (const shop of plan.shops) await seedShop(seedDb, key, shop, simulator.addShop(shop).accessToken);
+    for (const shop of plan.shops) await seedShop(seedDb, key, shop, simulator.addShop(shop, { scope: BENCH_SCOPES }).accessToken);
     await traffic.prepare?.(seedDb, { simulator, gatewayUrl: sandbox.url, key });
     await seedDb.close();
 
