@@ -127,7 +127,6 @@ export async function startApp(options: StartOptions): Promise<AppParts> {
   const flow = new FlowRunner({
     db: database.db,
     admin,
-    shops,
     appUrl: appUrl.origin,
     logger,
     options: { ...config.worker, pollMs: config.worker.pollMs * 4 },

@@ -7,18 +7,11 @@
 // call that outlives the lease) fires the trigger again when the lease runs out: at least once in that case.
 import type { Db } from '../db/database.ts';
 import type { FlowEvent } from '../db/flow-state.ts';
-import {
-  type FlowEventRow,
-  type FlowDocument,
-  claimDueFlowEvents,
-  flowEventContents,
-  markFlowEventFailed,
-  markFlowEventSent,
-} from '../documents/store/index.ts';
+import { type ClaimedFlowEvent, claimDueFlowEvents, markFlowEventFailed, markFlowEventSent } from '../documents/store/index.ts';
 import type { Logger } from '../logger.ts';
 import { PollLoop } from '../poll-loop.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
-import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
+import { flowTriggersSchema } from '../shops/shop-settings.ts';
 import { flowTrigger } from './flow-triggers.ts';
 
 export const FLOW_TRIGGER_RECEIVE_MUTATION = `mutation FlowTriggerReceive($handle: String, $payload: JSON) {
@@ -34,7 +27,6 @@ interface FlowTriggerReceiveData {
 export interface FlowRunnerDeps {
   db: Db;
   admin: ShopifyAdmin;
-  shops: Pick<ShopRepository, 'get'>;
   /** Public origin of the app: the PDF links. */
   appUrl: string;
   logger: Logger;
@@ -57,37 +49,32 @@ export class FlowRunner extends PollLoop {
 
   protected async tick(): Promise<void> {
     while (!this.stopped) {
-      const rows = await claimDueFlowEvents(this.d.db, { owner: this.owner, limit: BATCH, leaseMs: this.d.options.leaseMs });
-      if (rows.length === 0) return;
-      // One read of the batch's documents, and of each shop: its settings as of this claim.
-      const contents = await flowEventContents(this.d.db, [...new Set(rows.map((r) => r.documentId))]);
-      const shopsRead = new Map<string, Promise<Shop | undefined>>();
-      const shopOf = (shop: string) => shopsRead.get(shop) ?? shopsRead.set(shop, this.d.shops.get(shop)).get(shop)!;
+      const claimed = await claimDueFlowEvents(this.d.db, { owner: this.owner, limit: BATCH, leaseMs: this.d.options.leaseMs });
       await Promise.all(
-        rows.map((row) =>
-          this.fire(row, contents.get(row.documentId), shopOf(row.shop)).catch((error: unknown) =>
+        claimed.map((c) =>
+          this.fire(c).catch((error: unknown) =>
             // The lease runs out and the event is tried again.
-            this.d.logger.error({ err: error, flowEventId: row.id, documentId: row.documentId }, 'flow runner: unexpected error'),
+            this.d.logger.error({ err: error, flowEventId: c.event.id, documentId: c.event.documentId }, 'flow runner: unexpected error'),
           ),
         ),
       );
+      // A short batch took all that was due: events queued since nudge the runner, so no empty claim to end on.
+      if (claimed.length < BATCH) return;
     }
   }
 
-  private async fire(
-    row: FlowEventRow,
-    content: { doc: FlowDocument; pdfToken: string | null } | undefined,
-    shopRead: Promise<Shop | undefined>,
-  ): Promise<void> {
-    const shop = await shopRead;
-    if (!content || !shop) return this.attemptFailed(row, 'the document or its shop is gone', true);
-    if (!shop.settings.flowTriggers.enabled) return this.attemptFailed(row, 'Flow triggers were turned off before it was sent', true);
+  private async fire({ event: row, content, flowTriggers }: ClaimedFlowEvent): Promise<void> {
+    if (!content) return this.attemptFailed(row, 'the document is gone', true);
+    // Stored settings were valid when saved; a schema change falls back to the defaults, as for the shop's other settings.
+    const settings = flowTriggersSchema.safeParse(flowTriggers ?? {});
+    const { enabled, language } = settings.success ? settings.data : flowTriggersSchema.parse({});
+    if (!enabled) return this.attemptFailed(row, 'Flow triggers were turned off before it was sent', true);
     const trigger = flowTrigger({
       event: row.event,
       doc: content.doc,
       pdfToken: content.pdfToken,
       reason: row.reason,
-      language: shop.settings.flowTriggers.language,
+      language,
       appUrl: this.d.appUrl,
     });
     if (!trigger.ok) return this.attemptFailed(row, trigger.problem, true);
@@ -106,7 +93,7 @@ export class FlowRunner extends PollLoop {
     this.d.logger.info({ flowEventId: row.id, documentId: row.documentId, shop: row.shop, trigger: trigger.handle }, 'flow trigger sent');
   }
 
-  private async attemptFailed(row: FlowEventRow, reason: string, permanent: boolean): Promise<void> {
+  private async attemptFailed(row: ClaimedFlowEvent['event'], reason: string, permanent: boolean): Promise<void> {
     const { maxAttempts, retryBaseMs, retryMaxMs } = this.d.options;
     const attempts = row.attempts + 1;
     const failed = permanent || attempts >= maxAttempts;

@@ -35,11 +35,28 @@ export function flowEventInsert(db: Db, event: FlowEventToQueue, owner: string) 
     returning id`);
 }
 
+/** What a trigger's payload reads of a document. */
+export type FlowDocument = Pick<
+  DocumentRow,
+  'orderGid' | 'fiscalNumber' | 'branchCode' | 'billingPoint' | 'cufe' | 'totalCents' | 'sourceKey'
+>;
+
+/** A claimed event with what its trigger is made of, read in the claiming statement. */
+export interface ClaimedFlowEvent {
+  event: Pick<FlowEventRow, 'id' | 'documentId' | 'shop' | 'event' | 'reason' | 'attempts'>;
+  /** The document (only what a payload reads) and its PDF's link token; undefined: the document is gone. */
+  content: { doc: FlowDocument; pdfToken: string | null } | undefined;
+  /** The shop's stored `settings.flowTriggers`, unparsed (the shops module owns the settings' schema). */
+  flowTriggers: unknown;
+}
+
 /**
  * Take up to `limit` due events of installed shops and lease them to `owner` (SKIP LOCKED: any number of runners claim
- * at once, none takes a row another holds; an expired lease makes a row claimable again). Database clock.
+ * at once, none takes a row another holds; an expired lease makes a row claimable again). Database clock. The same
+ * statement reads what their triggers are made of: each document (not the order's snapshot), its PDF's token and the
+ * shop's Flow settings, so a batch costs one round trip.
  */
-export async function claimDueFlowEvents(db: Db, o: { owner: string; limit: number; leaseMs: number }): Promise<FlowEventRow[]> {
+export async function claimDueFlowEvents(db: Db, o: { owner: string; limit: number; leaseMs: number }): Promise<ClaimedFlowEvent[]> {
   const due = db
     .select({ id: flowEvents.id })
     .from(flowEvents)
@@ -55,11 +72,63 @@ export async function claimDueFlowEvents(db: Db, o: { owner: string; limit: numb
     .orderBy(asc(flowEvents.nextAttemptAt))
     .limit(o.limit)
     .for('update', { of: flowEvents, skipLocked: true });
-  return db
-    .update(flowEvents)
-    .set({ leaseOwner: o.owner, leaseUntil: leaseEnd(o.leaseMs), updatedAt: sql`now()` })
-    .where(and(inArray(flowEvents.id, due), eq(flowEvents.status, 'pending')))
-    .returning();
+  const claimed = db.$with('claimed').as(
+    db
+      .update(flowEvents)
+      .set({ leaseOwner: o.owner, leaseUntil: leaseEnd(o.leaseMs), updatedAt: sql`now()` })
+      .where(and(inArray(flowEvents.id, due), eq(flowEvents.status, 'pending')))
+      .returning({
+        id: flowEvents.id,
+        documentId: flowEvents.documentId,
+        shop: flowEvents.shop,
+        event: flowEvents.event,
+        reason: flowEvents.reason,
+        attempts: flowEvents.attempts,
+      }),
+  );
+  const rows = await db
+    .with(claimed)
+    .select({
+      id: claimed.id,
+      documentId: claimed.documentId,
+      shop: claimed.shop,
+      event: claimed.event,
+      reason: claimed.reason,
+      attempts: claimed.attempts,
+      found: sql<boolean>`${documents.id} is not null`,
+      orderGid: documents.orderGid,
+      fiscalNumber: documents.fiscalNumber,
+      branchCode: documents.branchCode,
+      billingPoint: documents.billingPoint,
+      cufe: documents.cufe,
+      totalCents: documents.totalCents,
+      sourceKey: documents.sourceKey,
+      pdfToken: documentPdfs.token,
+      flowTriggers: sql<unknown>`${shops.settings} -> 'flowTriggers'`,
+    })
+    .from(claimed)
+    .leftJoin(documents, eq(documents.id, claimed.documentId))
+    .leftJoin(documentPdfs, eq(documentPdfs.documentId, claimed.documentId))
+    .leftJoin(shops, eq(shops.shop, claimed.shop));
+  return rows.map((r) => ({
+    event: { id: r.id, documentId: r.documentId, shop: r.shop, event: r.event, reason: r.reason, attempts: r.attempts },
+    content:
+      r.found && r.orderGid !== null && r.totalCents !== null && r.sourceKey !== null
+        ? {
+            doc: {
+              orderGid: r.orderGid,
+              fiscalNumber: r.fiscalNumber,
+              branchCode: r.branchCode,
+              billingPoint: r.billingPoint,
+              cufe: r.cufe,
+              totalCents: r.totalCents,
+              sourceKey: r.sourceKey,
+            },
+            pdfToken: r.pdfToken,
+          }
+        : undefined,
+    flowTriggers: r.flowTriggers,
+  }));
 }
 
 /** Shopify took the trigger. False when the lease was lost. */
@@ -89,37 +158,4 @@ async function finishLeasedFlowEvent(db: Db, id: string, owner: string, patch: P
     .where(and(eq(flowEvents.id, id), eq(flowEvents.leaseOwner, owner)))
     .returning({ id: flowEvents.id });
   return done.length > 0;
-}
-
-/** What a trigger's payload reads of a document. */
-export type FlowDocument = Pick<
-  DocumentRow,
-  'orderGid' | 'fiscalNumber' | 'branchCode' | 'billingPoint' | 'cufe' | 'totalCents' | 'sourceKey'
->;
-
-/**
- * What the payloads of a claimed batch are made of, in one read: each document (only what a payload reads; not the
- * order's snapshot) and its PDF's link token, by document id. A document that is gone is missing from the map.
- */
-export async function flowEventContents(
-  db: Db,
-  documentIds: readonly string[],
-): Promise<Map<string, { doc: FlowDocument; pdfToken: string | null }>> {
-  if (documentIds.length === 0) return new Map();
-  const found = await db
-    .select({
-      id: documents.id,
-      orderGid: documents.orderGid,
-      fiscalNumber: documents.fiscalNumber,
-      branchCode: documents.branchCode,
-      billingPoint: documents.billingPoint,
-      cufe: documents.cufe,
-      totalCents: documents.totalCents,
-      sourceKey: documents.sourceKey,
-      pdfToken: documentPdfs.token,
-    })
-    .from(documents)
-    .leftJoin(documentPdfs, eq(documentPdfs.documentId, documents.id))
-    .where(inArray(documents.id, [...documentIds]));
-  return new Map(found.map(({ id, pdfToken, ...doc }) => [id, { doc, pdfToken }]));
 }

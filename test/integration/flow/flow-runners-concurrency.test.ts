@@ -49,7 +49,6 @@ describe.each(testDatabases)('Flow runners side by side on $name', (target) => {
         new FlowRunner({
           db,
           admin: h.app.admin,
-          shops: h.app.shops,
           appUrl: h.app.url,
           logger: silentLogger,
           options: { leaseMs: 10_000, pollMs: 20, maxAttempts: 5, retryBaseMs: 20, retryMaxMs: 200 },

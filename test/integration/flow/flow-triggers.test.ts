@@ -164,4 +164,32 @@ describe.each(testDatabases)('Flow triggers on $name', (target) => {
     ).toBeGreaterThanOrEqual(8);
     expect(triggersFor(SHOP_OFF, id)).toHaveLength(1);
   }, 60_000);
+
+  it('an event queued before the shop turned its triggers off is not sent: failed, with the reason', async () => {
+    const late = 'tienda-flow-tarde.myshopify.com';
+    await install();
+    await run.h.installShop(late);
+    // The runner stopped: the invoice completes and its event waits, queued.
+    await run.h.app.flow.stop();
+    try {
+      const { id, gid } = await paid(late);
+      const invoice = await until(gid, 'completed');
+      expect((await eventsOf(invoice.id)).map((e) => e.status)).toEqual(['pending']);
+      const settings = (await run.h.app.shops.get(late))!.settings;
+      await run.database.db
+        .update(shops)
+        .set({ settings: { ...settings, flowTriggers: { enabled: false, language: 'es' } } })
+        .where(eq(shops.shop, late));
+      run.h.app.flow.start();
+      const failed = await waitFor(
+        async () => (await eventsOf(invoice.id)).find((e) => e.status === 'failed'),
+        10_000,
+        'the Flow event to fail',
+      );
+      expect(failed).toMatchObject({ attempts: 1, lastError: 'Flow triggers were turned off before it was sent', leaseOwner: null });
+      expect(triggersFor(late, id)).toEqual([]);
+    } finally {
+      run.h.app.flow.start();
+    }
+  });
 });
