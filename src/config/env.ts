@@ -19,6 +19,8 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /** Off behind a connection pooler that cannot keep named prepared statements (docs/operators.md). */
+  DATABASE_PREPARED_STATEMENTS: boolish.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   SHOPIFY_API_KEY: z.string().min(1).optional(),
@@ -98,6 +100,8 @@ export interface AppConfig {
   bindAddress: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: each connection prepares the app's statements once (DATABASE_PREPARED_STATEMENTS). */
+  databasePreparedStatements: boolean;
   logLevel: Env['LOG_LEVEL'];
   shopify:
     | {
@@ -222,6 +226,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bindAddress: env.BIND_ADDRESS ?? (demo ? '127.0.0.1' : '0.0.0.0'),
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
+    databasePreparedStatements: env.DATABASE_PREPARED_STATEMENTS,
     logLevel: env.LOG_LEVEL,
     shopify: demo
       ? undefined

@@ -6,10 +6,10 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, type Db, MIGRATIONS_DIR, rowsOf } from '../../../src/db/database.ts';
+import { type Database, type Db, MIGRATIONS_DIR, openDatabase, rowsOf } from '../../../src/db/database.ts';
 import { documents, schema, shops } from '../../../src/db/schema.ts';
 import { findCustomerDocuments as findCustomerInvoices } from '../../../src/documents/store/index.ts';
-import { testDatabases } from '../../../sim/harness/databases.ts';
+import { createFreshPostgresDatabase, postgresUrlForTests, testDatabases } from '../../../sim/harness/databases.ts';
 
 describe.each(testDatabases)('database on $name', (target) => {
   let database: Database;
@@ -53,6 +53,41 @@ describe.each(testDatabases)('database on $name', (target) => {
       from pg_attribute where attrelid = 'documents'::regclass and attname = 'snapshot'`);
     const [row] = rowsOf<{ lz4: boolean; method: string }>(result);
     expect(row).toEqual(target.name === 'postgres' ? { lz4: true, method: 'l' } : { lz4: false, method: '' });
+  });
+});
+
+describe.runIf(postgresUrlForTests)('PostgreSQL connections and prepared statements', () => {
+  const preparedTexts = async (preparedStatements: boolean) => {
+    const fresh = await createFreshPostgresDatabase(postgresUrlForTests!);
+    // One connection, so the statements below and the look at them share it.
+    const database = await openDatabase({ kind: 'postgres', url: fresh.url, maxConnections: 1, preparedStatements });
+    try {
+      for (const shop of ['a.myshopify.com', 'b.myshopify.com'])
+        await database.db
+          .select({ shop: shops.shop })
+          .from(shops)
+          .where(sql`${shops.shop} = ${shop}`);
+      await database.db.execute(sql`select 1`);
+      const rows = await database.db.execute(
+        sql`select statement from pg_prepared_statements where statement <> ${'-'} order by statement`,
+      );
+      return rowsOf<{ statement: string }>(rows).map((r) => r.statement);
+    } finally {
+      await database.close();
+      await fresh.drop();
+    }
+  };
+
+  it('prepares each statement with parameters once per connection (DATABASE_PREPARED_STATEMENTS on)', async () => {
+    // The select, once for both shops, and the look itself; "select 1" has no parameters and is not prepared.
+    expect(await preparedTexts(true)).toEqual([
+      'select "shop" from "shops" where "shops"."shop" = $1',
+      'select statement from pg_prepared_statements where statement <> $1 order by statement',
+    ]);
+  });
+
+  it('prepares none with DATABASE_PREPARED_STATEMENTS off (a pooler that cannot keep them)', async () => {
+    expect(await preparedTexts(false)).toEqual([]);
   });
 });
 
