@@ -11,7 +11,7 @@ import { type ClaimedFlowEvent, claimDueFlowEvents, markFlowEventFailed, markFlo
 import type { Logger } from '../logger.ts';
 import { PollLoop } from '../poll-loop.ts';
 import type { ShopifyAdmin } from '../shopify/admin-client.ts';
-import { flowTriggersSchema } from '../shops/shop-settings.ts';
+import { defaultShopSettings, flowTriggersSchema } from '../shops/shop-settings.ts';
 import { flowTrigger } from './flow-triggers.ts';
 
 export const FLOW_TRIGGER_RECEIVE_MUTATION = `mutation FlowTriggerReceive($handle: String, $payload: JSON) {
@@ -67,7 +67,7 @@ export class FlowRunner extends PollLoop {
     if (!content) return this.attemptFailed(row, 'the document is gone', true);
     // Stored settings were valid when saved; a schema change falls back to the defaults, as for the shop's other settings.
     const settings = flowTriggersSchema.safeParse(flowTriggers ?? {});
-    const { enabled, language } = settings.success ? settings.data : flowTriggersSchema.parse({});
+    const { enabled, language } = settings.success ? settings.data : defaultShopSettings.flowTriggers;
     if (!enabled) return this.attemptFailed(row, 'Flow triggers were turned off before it was sent', true);
     const trigger = flowTrigger({
       event: row.event,

@@ -86,23 +86,27 @@ export async function claimDueFlowEvents(db: Db, o: { owner: string; limit: numb
         attempts: flowEvents.attempts,
       }),
   );
+  // A nested object of a left-joined table is null when the row found none: a document that is gone.
   const rows = await db
     .with(claimed)
     .select({
-      id: claimed.id,
-      documentId: claimed.documentId,
-      shop: claimed.shop,
-      event: claimed.event,
-      reason: claimed.reason,
-      attempts: claimed.attempts,
-      found: sql<boolean>`${documents.id} is not null`,
-      orderGid: documents.orderGid,
-      fiscalNumber: documents.fiscalNumber,
-      branchCode: documents.branchCode,
-      billingPoint: documents.billingPoint,
-      cufe: documents.cufe,
-      totalCents: documents.totalCents,
-      sourceKey: documents.sourceKey,
+      event: {
+        id: claimed.id,
+        documentId: claimed.documentId,
+        shop: claimed.shop,
+        event: claimed.event,
+        reason: claimed.reason,
+        attempts: claimed.attempts,
+      },
+      doc: {
+        orderGid: documents.orderGid,
+        fiscalNumber: documents.fiscalNumber,
+        branchCode: documents.branchCode,
+        billingPoint: documents.billingPoint,
+        cufe: documents.cufe,
+        totalCents: documents.totalCents,
+        sourceKey: documents.sourceKey,
+      },
       pdfToken: documentPdfs.token,
       flowTriggers: sql<unknown>`${shops.settings} -> 'flowTriggers'`,
     })
@@ -110,24 +114,10 @@ export async function claimDueFlowEvents(db: Db, o: { owner: string; limit: numb
     .leftJoin(documents, eq(documents.id, claimed.documentId))
     .leftJoin(documentPdfs, eq(documentPdfs.documentId, claimed.documentId))
     .leftJoin(shops, eq(shops.shop, claimed.shop));
-  return rows.map((r) => ({
-    event: { id: r.id, documentId: r.documentId, shop: r.shop, event: r.event, reason: r.reason, attempts: r.attempts },
-    content:
-      r.found && r.orderGid !== null && r.totalCents !== null && r.sourceKey !== null
-        ? {
-            doc: {
-              orderGid: r.orderGid,
-              fiscalNumber: r.fiscalNumber,
-              branchCode: r.branchCode,
-              billingPoint: r.billingPoint,
-              cufe: r.cufe,
-              totalCents: r.totalCents,
-              sourceKey: r.sourceKey,
-            },
-            pdfToken: r.pdfToken,
-          }
-        : undefined,
-    flowTriggers: r.flowTriggers,
+  return rows.map(({ event, doc, pdfToken, flowTriggers }) => ({
+    event,
+    content: doc ? { doc, pdfToken } : undefined,
+    flowTriggers,
   }));
 }
 
