@@ -27,6 +27,9 @@ export const faultConfigSchema = z.strictObject({
   rateAuthorizeThenLate: z.number().min(0).max(1).optional(),
   /** Extra delay of an authorize-then-late answer; default 5000. */
   lateMs: z.number().int().min(0).optional(),
+  /** Inject at most this many faults (latency aside) under this configuration, then none: a one-off fault a test can
+   *  set without racing the app's retry to clear it. */
+  maxFaults: z.number().int().min(0).optional(),
   /** Reseed the fault PRNG (setFaults) or seed it (construction). */
   seed: z.number().int().optional(),
 });
@@ -41,6 +44,8 @@ const DEFAULT_LATE_MS = 5000;
 export class FaultInjector {
   #config: FaultConfig;
   #random: () => number;
+  /** Faults drawn under the current configuration (for `maxFaults`). */
+  #drawn = 0;
   /** The seed the PRNG started from (the configuration's, else the given one). */
   readonly seed: number;
 
@@ -55,6 +60,7 @@ export class FaultInjector {
   set(config: unknown): FaultConfig {
     const parsed = faultConfigSchema.parse(config);
     this.#config = parsed;
+    this.#drawn = 0;
     if (parsed.seed !== undefined) this.#random = mulberry32(parsed.seed);
     return this.config();
   }
@@ -70,6 +76,7 @@ export class FaultInjector {
   /** The fault, then the latency, then a 5xx's status: the order of the draws is part of a seed's sequence. */
   draw(operation: SandboxOperation): FaultDraw {
     const fault = this.#drawFault(operation);
+    if (fault !== undefined) this.#drawn++;
     const delayMs = this.#drawLatency();
     if (fault === '5xx') return { fault, delayMs, status: ([500, 502, 503] as const)[Math.floor(this.#random() * 3)]! };
     return { fault, delayMs };
@@ -79,6 +86,7 @@ export class FaultInjector {
     const f = this.#config;
     const anyFault = (f.rateDrop ?? 0) + (f.rate5xx ?? 0) + (f.rate201 ?? 0) + (f.rateAuthorizeThenLate ?? 0) > 0;
     if (!anyFault) return undefined; // no draw, so a fault-free run consumes no random numbers
+    if (f.maxFaults !== undefined && this.#drawn >= f.maxFaults) return undefined;
     const u = this.#random();
     let edge = f.rateDrop ?? 0;
     if (u < edge) return 'drop';

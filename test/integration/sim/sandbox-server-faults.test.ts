@@ -240,6 +240,19 @@ describe('fault injection', () => {
     expect(new Set(a.map((o) => o.split(':')[0]))).toEqual(new Set(['json', 'html', 'drop']));
   });
 
+  it('maxFaults: only so many faults, then answers as usual, counted afresh by each configuration', async () => {
+    const gateway = new SandboxGateway({ faults: { rate5xx: 1, maxFaults: 2 } });
+    const kinds = async (n: number): Promise<string[]> => {
+      const result: string[] = [];
+      for (let i = 0; i < n; i++) result.push((await gateway.handle('StatusDocument', documentData(sendRequest(), false), BEARER)).kind);
+      return result;
+    };
+    expect(await kinds(4)).toEqual(['html', 'html', 'json', 'json']);
+    gateway.setFaults({ rate5xx: 1, maxFaults: 1 });
+    expect(await kinds(2)).toEqual(['html', 'json']);
+    expect(gateway.stats().injected.http5xx).toBe(3);
+  });
+
   it('counts what it injected', async () => {
     const gateway = new SandboxGateway({ faults: { rate5xx: 0.5, seed: 3 } });
     for (let i = 0; i < 40; i++) await gateway.handle('StatusDocument', documentData(sendRequest(), false), BEARER);
