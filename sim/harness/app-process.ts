@@ -13,12 +13,22 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * The node arguments of the `start` script (V8 flags, then the bundle its `prestart` makes, dist/main.js): the app runs
  * here as deployed. The tests' global setup (test/support/bundle-setup.ts) makes the bundle first.
  */
-export const APP_START_ARGS: string[] = (() => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const [command, ...args] = pkg.scripts.start.trim().split(/\s+/);
-  if (command !== 'node' || args.at(-1) !== 'dist/main.js') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+export const APP_START_ARGS: string[] = nodeArgsOf('start', 'dist/main.js');
+
+/**
+ * The node arguments of the `cli` script (`npm run cli -- …` without npm): its launcher runs the CLI's bundle,
+ * dist/cli.js, which the tests' global setup makes first.
+ */
+export const CLI_START_ARGS: string[] = nodeArgsOf('cli', 'scripts/cli.ts');
+
+/** The arguments of a package.json script `node … <file>`, checked to end with `file`. */
+function nodeArgsOf(script: 'start' | 'cli', file: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const line = pkg.scripts[script] ?? '';
+  const [command, ...args] = line.trim().split(/\s+/);
+  if (command !== 'node' || args.at(-1) !== file) throw new Error(`unexpected ${script} script: ${line}`);
   return args;
-})();
+}
 
 /**
  * Just the V8 flags of the `start` script: the benches that run the app in their own process use them.

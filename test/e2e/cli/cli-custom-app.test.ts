@@ -12,7 +12,7 @@ import { baseChildEnvironment } from '../../../src/config/env.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../../../sim/sandbox/sandbox-gateway.ts';
 import { type RunningSandbox, startSandboxServer } from '../../../sim/sandbox/sandbox-server.ts';
 import { type StoreSimulator, startStoreSimulator } from '../../../sim/store-simulator/store-simulator.ts';
-import { APP_START_ARGS } from '../../../sim/harness/app-process.ts';
+import { APP_START_ARGS, CLI_START_ARGS } from '../../../sim/harness/app-process.ts';
 import { createFreshPostgresDatabase, postgresUrlForTests } from '../../../sim/harness/databases.ts';
 import { freePort, waitFor } from '../../../sim/harness/harness.ts';
 import { makePaidOrder } from '../../support/order-factory.ts';
@@ -76,7 +76,7 @@ describe.each(targets)('custom app from the CLI on $name', (target) => {
 
   function cli(args: string[], input?: string): Promise<Run> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['src/cli/cli.ts', ...args], { cwd: ROOT, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...CLI_START_ARGS, ...args], { cwd: ROOT, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

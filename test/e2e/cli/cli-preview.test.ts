@@ -1,4 +1,4 @@
-// `node src/cli/cli.ts preview …` as a user runs it: stdout, stderr and exit codes; an order's invoice, and with
+// `npm run cli -- preview …` as a user runs it: stdout, stderr and exit codes; an order's invoice, and with
 // --refund the credit note of a refund of it (numbered after the notes given with --credited).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,13 +15,14 @@ import { INVOICE_CUFE_STAND_IN } from '../../../src/cli/preview-credit-note.ts';
 import { mapFixture, orderFixturePath } from '../../support/order-fixtures.ts';
 import { REFUND_FIXTURES_DIR, type RefundFixture, fixtureOrder, fixtureRefund, readRefundFixture } from '../../support/refund-fixtures.ts';
 import { ROOT } from '../../support/paths.ts';
+import { CLI_START_ARGS } from '../../../sim/harness/app-process.ts';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'cli-preview-'));
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const run = spawnSync(process.execPath, ['src/cli/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
+  const run = spawnSync(process.execPath, [...CLI_START_ARGS, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baseChildEnvironment } from '../../../src/config/env.ts';
 import { ROOT } from '../../support/paths.ts';
+import { CLI_START_ARGS } from '../../../sim/harness/app-process.ts';
 
 const SHOP = 'tienda-cli-series.myshopify.com';
 const SERIES = ['--shop', SHOP, '--environment', 'produccion', '--branch', '0000', '--point', '001', '--type', '01'];
@@ -15,7 +16,7 @@ describe('series commands as a process', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-series-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, ['src/cli/cli.ts', ...args], {
+    spawnSync(process.execPath, [...CLI_START_ARGS, ...args], {
       cwd: ROOT,
       env: { ...baseChildEnvironment(), NODE_ENV: 'test', DATA_DIR: dataDir },
       encoding: 'utf8',
