@@ -8,7 +8,7 @@ import type { GatewayEnvironment } from '../gateway/gateway-types.ts';
 import { type Message, asMessage, message } from '../messages/message.ts';
 import { type AuthorizationAnswer, type CheckFailure, authorizationMismatch, cufeIssuer, cufeMismatch } from './answer-checks.ts';
 import type { DocumentError, IssuingDeps, Transition } from './issuing-ports.ts';
-import { extractCufesFromPdf } from './pdf-cufe.ts';
+import { type PdfText, readPdfText } from './pdf-cufe.ts';
 import { type DocumentRow, formatFiscalNumber } from './store/document-rows.ts';
 
 /** Numbers one document may skip (102 for numbers used outside the app) before a person decides. */
@@ -52,11 +52,11 @@ export async function checkAuthorization(
  * The CUFE of this document among those its PDF prints (a credit note's PDF also prints its invoice's): the one that
  * names this document as sent, by this shop's issuer, held by no other document. Undefined when none does.
  */
-export async function ownCufeInPdf(doc: DocumentRow, pdf: Buffer, deps: IssuingDeps): Promise<string | undefined> {
+export async function ownCufeInPdf(doc: DocumentRow, pdf: PdfText, deps: IssuingDeps): Promise<string | undefined> {
   const sent = doc.document as GatewayDocument | null;
   if (!sent) return undefined;
   const issuer = await deps.store.shopIssuerCufe(doc.shop, doc.id);
-  for (const cufe of await extractCufesFromPdf(pdf)) {
+  for (const cufe of pdf.cufes) {
     if (cufeMismatch(cufe, sent, environmentOf(doc))) continue;
     if (issuer !== undefined && cufeIssuer(issuer) !== cufeIssuer(cufe)) continue;
     if (await deps.store.cufeHolder(doc.shop, cufe, doc.id)) continue;
@@ -70,7 +70,7 @@ export async function ownCufeInPdf(doc: DocumentRow, pdf: Buffer, deps: IssuingD
  * if the gateway hands out a wrong PDF again, a person looks (the document is authorized; nothing reaches the buyer).
  */
 export async function checkPdf(doc: DocumentRow, pdf: Buffer): Promise<Transition | undefined> {
-  const cufes = await extractCufesFromPdf(pdf);
+  const { cufes } = await readPdfText(pdf);
   // Its own CUFE, and no other but the invoices a note references (a note's PDF is not its invoice's, though it
   // prints the invoice's CUFE).
   const allowed = new Set([doc.cufe, ...referencedCufes(doc)]);

@@ -9,7 +9,7 @@ import { invoicePointFor, orderLocationId } from '../../mappers/invoice/issuing-
 import { formatCents, parseCents } from '../../mappers/fiscal/money.ts';
 import type { SendOutcome } from '../gateway/gateway-client.ts';
 import type { DocumentKey, GatewayCredentials, GatewayEnvironment } from '../gateway/gateway-types.ts';
-import { cufeLookupUrl, pdfShowsAmount } from './pdf-cufe.ts';
+import { cufeLookupUrl, readPdfText, showsAmount } from './pdf-cufe.ts';
 import { checkAuthorization, checkPdf, foreignDuplicate, on201, ownCufeInPdf } from './answer-rules.ts';
 import { buyerUrl } from './buyer-link.ts';
 import { pdfUrl } from './pdf-link.ts';
@@ -251,9 +251,10 @@ async function reconcile(doc: DocumentRow, shop: IssuingShop, deps: IssuingDeps)
 
   // The PDF's own CUFE (a note's PDF prints its invoice's too), naming this document as sent. The number may also have
   // been taken by someone else after our attempt failed: adopt the gateway's document only if it shows our total.
-  const cufe = await ownCufeInPdf(doc, pdf.pdf, deps);
+  const read = await readPdfText(pdf.pdf);
+  const cufe = await ownCufeInPdf(doc, read, deps);
   const total = (doc.document as GatewayDocument | null)?.totalsSubTotals.totalInvoice;
-  if (!cufe || !total || !(await pdfShowsAmount(pdf.pdf, total))) return unrecoverable;
+  if (!cufe || !total || !showsAmount(read, total)) return unrecoverable;
   return {
     kind: 'advance',
     to: 'writeback',

@@ -5,19 +5,15 @@ import { contentStrings } from './pdf-strings.ts';
 
 const CUFE_CANDIDATE = /FE\d{2}[0-9A-Z-]{62}/g;
 
-/** The first text run in the PDF that is a CUFE with a valid check digit, or undefined. */
-export async function extractCufeFromPdf(pdf: Buffer): Promise<string | undefined> {
-  return (await extractCufesFromPdf(pdf))[0];
-}
-
-/** Every distinct text run in the PDF that is a CUFE with a valid check digit, in the order they appear. */
-export async function extractCufesFromPdf(pdf: Buffer): Promise<string[]> {
-  return (await readPdf(pdf)).cufes;
+/** What an official PDF says, read once: its text, and every distinct CUFE with a valid check digit in it, in order. */
+export interface PdfText {
+  readonly text: string;
+  readonly cufes: readonly string[];
 }
 
 /** Whether the PDF's text shows this amount as the gateway writes it ("66.88"; thousands separators allowed). */
-export async function pdfShowsAmount(pdf: Buffer, amount: string): Promise<boolean> {
-  const text = (await readPdf(pdf)).text.replace(/[\s,]/g, '');
+export function showsAmount(read: PdfText, amount: string): boolean {
+  const text = read.text.replace(/[\s,]/g, '');
   return new RegExp(`(^|[^0-9.])${amount.replace('.', '\\.')}($|[^0-9])`).test(text);
 }
 
@@ -36,7 +32,7 @@ function cufesIn(text: string): string[] {
  * The PDF's text and the CUFEs in it: its content streams' strings when they show a CUFE (a PDF written in a one-byte
  * encoding), else as pdf.js lays it out (any font, at six times the cost); no text for a file neither can read.
  */
-async function readPdf(pdf: Buffer): Promise<{ text: string; cufes: string[] }> {
+export async function readPdfText(pdf: Buffer): Promise<PdfText> {
   const strings = await contentStrings(pdf);
   const cufes = strings === undefined ? [] : cufesIn(strings);
   if (strings !== undefined && cufes.length > 0) return { text: strings, cufes };

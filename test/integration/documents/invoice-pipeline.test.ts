@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { parseCufe } from '../../../mappers/fiscal/cufe.ts';
 import { gatewayCalls, documents, webhookDeliveries } from '../../../src/db/schema.ts';
-import { extractCufeFromPdf } from '../../../src/documents/pdf-cufe.ts';
+import { readPdfText } from '../../../src/documents/pdf-cufe.ts';
 import { testDatabases } from '../../../sim/harness/databases.ts';
 import { waitFor } from '../../../sim/harness/harness.ts';
 import { harnessForShop } from '../../support/harness-blocks.ts';
@@ -66,7 +66,7 @@ describe.each(testDatabases)('paid order to authorized invoice, end to end on $n
     expect(response.headers.get('content-disposition')).toBe('inline; filename="factura-0000-001-0000000001.pdf"');
     const pdf = Buffer.from(await response.arrayBuffer());
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    expect(await extractCufeFromPdf(pdf)).toBe(invoice.cufe);
+    expect((await readPdfText(pdf)).cufes).toEqual([invoice.cufe]);
 
     // Anything else under /invoices is a 404.
     expect((await fetch(`${run.h.app.url}/invoices/${'A'.repeat(32)}.pdf`)).status).toBe(404);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCufe, parseCufe } from '../../../mappers/fiscal/cufe.ts';
 import { REFERENCE_FIELDS } from '../../../mappers/gateway/gateway-document.ts';
 import { formatCents, parseCents } from '../../../mappers/fiscal/money.ts';
-import { extractCufeFromPdf } from '../../../src/documents/pdf-cufe.ts';
+import { readPdfText } from '../../../src/documents/pdf-cufe.ts';
 import { DEFAULT_SANDBOX_AUTH_TOKEN } from '../../../sim/sandbox/sandbox-gateway.ts';
 import { startSandboxServer, type RunningSandbox } from '../../../sim/sandbox/sandbox-server.ts';
 import { documentData } from '../../support/sandbox-requests.ts';
@@ -168,7 +168,7 @@ describe('a valid credit note', () => {
     expect(text).toContain('24.08');
     expect(text).not.toContain('FACTURA ELECTRÓNICA');
     // The app reads a document's CUFE back from its PDF: the note's own, not the invoice's.
-    expect(await extractCufeFromPdf(Buffer.from(pdf.document, 'base64'))).toBe(answer.cufe);
+    expect((await readPdfText(Buffer.from(pdf.document, 'base64'))).cufes[0]).toBe(answer.cufe);
 
     const invoiceText = await pdfText((await post('DownloadPDF', documentData(invoice, false))).document);
     expect(invoiceText).toContain('FACTURA ELECTRÓNICA');

@@ -2,7 +2,7 @@
 // strings with their escapes, hex strings, TJ arrays split mid-code, and pdf.js for what the streams do not show.
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractCufesFromPdf, pdfShowsAmount } from '../../../src/documents/pdf-cufe.ts';
+import { readPdfText, showsAmount } from '../../../src/documents/pdf-cufe.ts';
 import { contentStrings } from '../../../src/documents/pdf-strings.ts';
 import { CUFE } from '../../support/issuing-factories.ts';
 
@@ -52,14 +52,14 @@ describe('contentStrings', () => {
 describe('the CUFEs a PDF prints', () => {
   it('finds the CUFE split across a TJ array, and the amount', async () => {
     const pdf = await pdfWith(`BT /F1 10 Tf 40 700 Td [(${CUFE.slice(0, 20)}) 40 (${CUFE.slice(20)})] TJ (Total 1,066.88) Tj ET`);
-    expect(await extractCufesFromPdf(pdf)).toEqual([CUFE]);
-    expect(await pdfShowsAmount(pdf, '1066.88')).toBe(true);
-    expect(await pdfShowsAmount(pdf, '66.88')).toBe(false);
+    expect((await readPdfText(pdf)).cufes).toEqual([CUFE]);
+    expect(showsAmount(await readPdfText(pdf), '1066.88')).toBe(true);
+    expect(showsAmount(await readPdfText(pdf), '66.88')).toBe(false);
   });
 
   it('a code whose check digit is wrong is no CUFE', async () => {
     const wrong = `${CUFE.slice(0, -1)}${CUFE.endsWith('0') ? '1' : '0'}`;
-    expect(await extractCufesFromPdf(await pdfWith(`BT /F1 10 Tf (${wrong}) Tj ET`))).toEqual([]);
+    expect((await readPdfText(await pdfWith(`BT /F1 10 Tf (${wrong}) Tj ET`))).cufes).toEqual([]);
   });
 
   it('a PDF whose streams show no CUFE is read by pdf.js', async () => {
@@ -79,6 +79,6 @@ describe('the CUFEs a PDF prints', () => {
     page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream('q /X1 Do Q')));
     const pdf = Buffer.from(await doc.save());
     expect(await contentStrings(pdf)).toBe('');
-    expect(await extractCufesFromPdf(pdf)).toEqual([CUFE]);
+    expect((await readPdfText(pdf)).cufes).toEqual([CUFE]);
   });
 });
