@@ -16,7 +16,8 @@ import { CREDENTIAL_FIELDS, type GatewayCredentials } from '../gateway/gateway-t
 import type { GatewaySettings } from '../gateway/gateway-client.ts';
 import type { Logger } from '../logger.ts';
 import type { Shop, ShopRepository } from '../shops/shop-repository.ts';
-import { credentialsInputSchema, maskCredentials, settingsInputSchema, settingsProblems } from '../shops/shop-settings.ts';
+import { credentialsInputSchema, maskCredentials, settingsInputSchema } from '../shops/shop-settings.ts';
+import { settingsProblemsIn } from './settings-problems.ts';
 import { testGatewayConnection } from './connection-test.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, RETRYABLE_STATUSES } from '../db/document-state.ts';
 import {
@@ -203,7 +204,7 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const body = bodyObject(req);
     const credentials = mergeCredentials(current.credentials, body.credentials);
     const parsed = settingsInputSchema.safeParse({ ...body, credentials });
-    if (!parsed.success) return badRequest(res, settingsProblems(parsed.error), 'invalid settings');
+    if (!parsed.success) return badRequest(res, settingsProblemsIn(parsed.error, requestLanguage(req)), 'invalid settings');
     const saved = await deps.shops.saveSettings(current.shop, parsed.data);
     if (!saved.ok) {
       res.status(409).json({
@@ -225,9 +226,13 @@ export function adminApiRouter(deps: AdminApiDeps): Router {
     const given = mergeCredentials(current.credentials, body.credentials) ?? current.credentials;
     const credentials = credentialsInputSchema.safeParse(given ?? {});
     if (!credentials.success)
-      return badRequest(res, zodProblems(credentials.error, ['credentials']), 'enter all six gateway credentials to test them');
+      return badRequest(
+        res,
+        settingsProblemsIn(credentials.error, requestLanguage(req), ['credentials']),
+        'enter all six gateway credentials to test them',
+      );
     const environment = settingsInputSchema.shape.environment.safeParse(body.environment ?? current.settings.environment);
-    if (!environment.success) return badRequest(res, zodProblems(environment.error, ['environment']));
+    if (!environment.success) return badRequest(res, settingsProblemsIn(environment.error, requestLanguage(req), ['environment']));
     const result = await deps.gatewaySlots.run(() =>
       testGatewayConnection({
         gateway: deps.gateway,

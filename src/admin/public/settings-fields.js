@@ -8,21 +8,8 @@ import { has, t } from './i18n.js';
 /** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Input */
 /** @typedef {{ path: string, message: string }} Problem */
 
-/** Error texts the dictionary words better than the server (which writes English for the CLI too). @type {Record<string, string>} */
-const ERROR_TEXT = {
-  branchCode: 'error.branchCode',
-  billingPoint: 'error.billingPoint',
-  'mapping.defaultLocationCode': 'error.defaultLocationCode',
-};
-
 /** @param {string} path */
 export const idFor = (path) => `field-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
-
-/** @param {string} path @param {string} serverMessage */
-export function errorText(path, serverMessage) {
-  if (path.startsWith('credentials.') && /required/i.test(serverMessage)) return t('error.required');
-  return ERROR_TEXT[path] ? t(ERROR_TEXT[path]) : serverMessage;
-}
 
 /** The form's fields, by path. */
 export function createFields() {
@@ -155,7 +142,8 @@ export function createFields() {
       const unplaced = [];
       for (const p of problems) {
         const path = fieldPathFor(p.path);
-        if (path && showError(path, errorText(p.path, p.message))) first ??= fields.get(path)?.input;
+        // The server words each problem in the page's language (its Accept-Language).
+        if (path && showError(path, p.message)) first ??= fields.get(path)?.input;
         else unplaced.push(p);
       }
       first?.focus();

@@ -385,8 +385,6 @@ export const WORDS_EN = {
 
   'error.branchCode': 'Enter 4 letters or digits (0000 is the head office).',
   'error.billingPoint': 'Enter 3 digits, not 000.',
-  'error.required': 'This field is required.',
-  'error.defaultLocationCode': 'Enter a province-district-corregimiento code from the catalogue, e.g. 8-8-7.',
   'error.network': 'Could not reach the app. Check your connection and try again.',
   'error.generic': 'Something went wrong: {message}',
 };

@@ -387,8 +387,6 @@ export const WORDS_ES = {
 
   'error.branchCode': 'Escriba 4 letras o dígitos (0000 es la casa matriz).',
   'error.billingPoint': 'Escriba 3 dígitos, distinto de 000.',
-  'error.required': 'Este campo es obligatorio.',
-  'error.defaultLocationCode': 'Escriba un código provincia-distrito-corregimiento del catálogo, p. ej. 8-8-7.',
   'error.network': 'No se pudo contactar con la app. Revise su conexión y vuelva a intentarlo.',
   'error.generic': 'Algo salió mal: {message}',
 };

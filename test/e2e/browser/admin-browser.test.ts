@@ -100,7 +100,7 @@ describe.skipIf(!hasChromium)('the admin page in Chromium', () => {
     await page.click('#save-settings');
     await page.locator('#field-mapping-defaultLocationCode-error').waitFor({ state: 'visible', ...WAIT });
     expect(await page.locator('#field-mapping-defaultLocationCode-error').textContent()).toBe(
-      'Escriba un código provincia-distrito-corregimiento del catálogo, p. ej. 8-8-7.',
+      'No es un código provincia-distrito-corregimiento del catálogo de la DGI (p. ej. 8-8-7).',
     );
     expect(await page.locator('#field-branchCode-error').isHidden()).toBe(true);
     expect(await page.locator('#settings-errors .banner__title').textContent()).toBe('Revise los campos marcados');

@@ -125,6 +125,19 @@ describe.skipIf(!hasChromium)('Informes in the admin page', () => {
       expect(await noSidewaysScroll()).toBe(true);
     });
 
+    it.runIf(width === 1280)("a wrong accountant's e-mail is told in Spanish under its field, and nothing is saved", async () => {
+      const field = page.locator('#field-accountantEmail');
+      await field.fill('contador');
+      const refused = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT');
+      await page.click('#save-settings');
+      expect((await refused).status()).toBe(400);
+      const error = page.locator('#field-accountantEmail-error');
+      await error.waitFor(WAIT);
+      expect(await error.textContent()).toBe('No es una dirección de correo electrónico (p. ej. contador@ejemplo.com).');
+      expect((await run.h.app.shops.get(SHOP))!.settings.accountantEmail).toBe('contador@example.com');
+      await field.fill('contador@example.com');
+    });
+
     it.runIf(width === 1280)('keeps the Shopify Flow choices in Configuración: off, reasons in English', async () => {
       expect(await page.locator('#field-flowTriggers-enabled').isChecked()).toBe(true);
       await page.locator('#field-flowTriggers-enabled').uncheck();
