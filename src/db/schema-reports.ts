@@ -1,6 +1,10 @@
-// The accountant's month's totals (docs/reports.md), kept by the database: only triggers on `documents` write them
-// (drizzle/0013_report_month_totals.sql) and only the documents store reads them.
-import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+// The accountant's month (docs/reports.md): its totals, kept by the database (only triggers on `documents` write them,
+// drizzle/0013_report_month_totals.sql, and only the documents store reads them), and its e-mail outbox.
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { EMAIL_STATUSES, REPORT_EMAIL_REASONS } from './email-state.ts';
+import { LANGUAGES } from './languages.ts';
+import { oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
 
 const summed = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);
 
@@ -35,4 +39,39 @@ export const reportMonthTotals = pgTable(
     lastNumber: bigint('last_number', { mode: 'number' }),
   },
   (t) => [primaryKey({ columns: [t.shop, t.environment, t.month, t.branchCode, t.billingPoint, t.documentType] })],
+);
+
+/**
+ * The accountant's e-mail outbox (src/reports/report-email-runner.ts): the month's sales book to the shop's
+ * `accountantEmail`. At most one 'monthly' row per shop and month, whoever claims it first (several processes, a
+ * restart across the 1st); resends add rows. Claimed with a lease like the buyer's e-mails.
+ */
+export const reportEmails = pgTable(
+  'report_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    shop: text('shop').notNull(),
+    /** The calendar month in Panamá time, `YYYY-MM`. */
+    month: text('month').notNull(),
+    environment: text('environment').notNull(),
+    recipient: text('recipient').notNull(),
+    language: text('language', { enum: LANGUAGES }).notNull(),
+    reason: text('reason', { enum: REPORT_EMAIL_REASONS }).notNull(),
+    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
+    ...queueColumns(),
+    sentAt: tstz('sent_at'),
+    messageId: text('message_id'),
+    lastError: jsonb('last_error'),
+    ...rowTimes(),
+  },
+  (t) => [
+    uniqueIndex('report_emails_monthly_uq')
+      .on(t.shop, t.month)
+      .where(sql`${t.reason} = 'monthly'`),
+    index('report_emails_shop_month_idx').on(t.shop, t.month, t.createdAt),
+    index('report_emails_due_idx').on(t.status, t.nextAttemptAt),
+    check('report_emails_status_ck', oneOf('status', EMAIL_STATUSES)),
+    check('report_emails_reason_ck', oneOf('reason', REPORT_EMAIL_REASONS)),
+    check('report_emails_language_ck', oneOf('language', LANGUAGES)),
+  ],
 );

@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { EMAIL_REASONS, EMAIL_STATUSES, REPORT_EMAIL_REASONS } from './email-state.ts';
+import { EMAIL_REASONS, EMAIL_STATUSES } from './email-state.ts';
 import { TAX_ID_SOURCES } from '../../mappers/invoice/invoice-client.ts';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS } from './document-state.ts';
 import { LANGUAGES } from './languages.ts';
@@ -22,12 +22,12 @@ import { BUYER_REQUEST_OUTCOMES } from './buyer-request-state.ts';
 
 import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
 import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
-import { reportMonthTotals } from './schema-reports.ts';
+import { reportEmails, reportMonthTotals } from './schema-reports.ts';
 
 import { backfills } from './schema-backfill.ts';
 import { flowEvents } from './schema-flow.ts';
 
-export { backfills, fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents, reportMonthTotals };
+export { backfills, fiscalSequences, fiscalSeriesChanges, fiscalSkips, flowEvents, reportEmails, reportMonthTotals };
 
 /** Shopify offline sessions. Tokens are stored encrypted (AES-256-GCM), never in plain text. */
 export const sessions = pgTable(
@@ -252,41 +252,6 @@ export const documentEmails = pgTable(
     check('document_emails_status_ck', oneOf('status', EMAIL_STATUSES)),
     check('document_emails_reason_ck', oneOf('reason', EMAIL_REASONS)),
     check('document_emails_language_ck', oneOf('language', LANGUAGES)),
-  ],
-);
-
-/**
- * The accountant's e-mail outbox (src/reports/report-email-runner.ts): the month's sales book to the shop's
- * `accountantEmail`. At most one 'monthly' row per shop and month, whoever claims it first (several processes, a
- * restart across the 1st); resends add rows. Claimed with a lease like the buyer's e-mails.
- */
-export const reportEmails = pgTable(
-  'report_emails',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    shop: text('shop').notNull(),
-    /** The calendar month in Panamá time, `YYYY-MM`. */
-    month: text('month').notNull(),
-    environment: text('environment').notNull(),
-    recipient: text('recipient').notNull(),
-    language: text('language', { enum: LANGUAGES }).notNull(),
-    reason: text('reason', { enum: REPORT_EMAIL_REASONS }).notNull(),
-    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
-    ...queueColumns(),
-    sentAt: tstz('sent_at'),
-    messageId: text('message_id'),
-    lastError: jsonb('last_error'),
-    ...rowTimes(),
-  },
-  (t) => [
-    uniqueIndex('report_emails_monthly_uq')
-      .on(t.shop, t.month)
-      .where(sql`${t.reason} = 'monthly'`),
-    index('report_emails_shop_month_idx').on(t.shop, t.month, t.createdAt),
-    index('report_emails_due_idx').on(t.status, t.nextAttemptAt),
-    check('report_emails_status_ck', oneOf('status', EMAIL_STATUSES)),
-    check('report_emails_reason_ck', oneOf('reason', REPORT_EMAIL_REASONS)),
-    check('report_emails_language_ck', oneOf('language', LANGUAGES)),
   ],
 );
 
