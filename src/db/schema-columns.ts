@@ -1,6 +1,8 @@
-// Column types and shared column sets of the schema (schema.ts, schema-series.ts).
+// Column types and shared column sets of the schema (schema.ts, schema-series.ts, …).
 import { sql } from 'drizzle-orm';
-import { customType, integer, text, timestamp } from 'drizzle-orm/pg-core';
+import { customType, integer, jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+import { EMAIL_STATUSES } from './email-state.ts';
+import { LANGUAGES } from './languages.ts';
 
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -40,4 +42,18 @@ export const queueColumns = () => ({
 export const rowTimes = () => ({
   createdAt: tstz('created_at').notNull().defaultNow(),
   updatedAt: tstz('updated_at').notNull().defaultNow(),
+});
+
+/** An e-mail outbox's row (the buyer's, the accountant's): to whom, in which language, and its sending under a lease. */
+export const emailOutboxColumns = () => ({
+  recipient: text('recipient').notNull(),
+  language: text('language', { enum: LANGUAGES }).notNull(),
+  status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
+  ...queueColumns(),
+  sentAt: tstz('sent_at'),
+  /** The Message-ID header, chosen before the first attempt so a repeated send carries the same one. */
+  messageId: text('message_id'),
+  /** Why the last attempt failed, as a catalogue message { key, params }. */
+  lastError: jsonb('last_error'),
+  ...rowTimes(),
 });

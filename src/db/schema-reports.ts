@@ -1,10 +1,10 @@
 // The accountant's month (docs/reports.md): its totals, kept by the database (only triggers on `documents` write them,
 // drizzle/0013_report_month_totals.sql, and only the documents store reads them), and its e-mail outbox.
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { EMAIL_STATUSES, REPORT_EMAIL_REASONS } from './email-state.ts';
 import { LANGUAGES } from './languages.ts';
-import { oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
+import { emailOutboxColumns, oneOf } from './schema-columns.ts';
 
 const summed = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);
 
@@ -54,15 +54,8 @@ export const reportEmails = pgTable(
     /** The calendar month in Panamá time, `YYYY-MM`. */
     month: text('month').notNull(),
     environment: text('environment').notNull(),
-    recipient: text('recipient').notNull(),
-    language: text('language', { enum: LANGUAGES }).notNull(),
     reason: text('reason', { enum: REPORT_EMAIL_REASONS }).notNull(),
-    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
-    ...queueColumns(),
-    sentAt: tstz('sent_at'),
-    messageId: text('message_id'),
-    lastError: jsonb('last_error'),
-    ...rowTimes(),
+    ...emailOutboxColumns(),
   },
   (t) => [
     uniqueIndex('report_emails_monthly_uq')

@@ -20,7 +20,7 @@ import { DOCUMENT_KINDS, DOCUMENT_STATUSES, DOCUMENT_STEPS, ERROR_KINDS } from '
 import { LANGUAGES } from './languages.ts';
 import { BUYER_REQUEST_OUTCOMES } from './buyer-request-state.ts';
 
-import { BUYER_TOKEN_DEFAULT, bytea, jsonText, oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
+import { BUYER_TOKEN_DEFAULT, bytea, emailOutboxColumns, jsonText, oneOf, queueColumns, rowTimes, tstz } from './schema-columns.ts';
 import { fiscalSequences, fiscalSeriesChanges, fiscalSkips } from './schema-series.ts';
 import { reportEmails, reportMonthTotals } from './schema-reports.ts';
 
@@ -227,17 +227,8 @@ export const documentEmails = pgTable(
       .notNull()
       .references(() => documents.id, { onDelete: 'cascade' }),
     shop: text('shop').notNull(),
-    recipient: text('recipient').notNull(),
-    language: text('language', { enum: LANGUAGES }).notNull(),
     reason: text('reason', { enum: EMAIL_REASONS }).notNull(),
-    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
-    ...queueColumns(),
-    sentAt: tstz('sent_at'),
-    /** The Message-ID header, chosen before the first attempt so a repeated send carries the same one. */
-    messageId: text('message_id'),
-    /** Why the last attempt failed, as a catalogue message { key, params }. */
-    lastError: jsonb('last_error'),
-    ...rowTimes(),
+    ...emailOutboxColumns(),
   },
   (t) => [
     uniqueIndex('document_emails_authorized_uq')
