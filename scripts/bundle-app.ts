@@ -79,7 +79,7 @@ export function newestChange(paths: readonly string[]): number {
   for (const entry of paths) {
     const stat = fs.statSync(entry, { throwIfNoEntry: false });
     if (stat === undefined) continue;
-    newest = Math.max(newest, stat.mtimeMs); // a folder's changes when one of its files is deleted or renamed
+    newest = Math.max(newest, stat.mtimeMs); // a folder's own time changes when a file in it is deleted or renamed
     if (stat.isDirectory()) newest = Math.max(newest, newestChange(fs.readdirSync(entry).map((name) => path.join(entry, name))));
   }
   return newest;

@@ -27,8 +27,10 @@ export const faultConfigSchema = z.strictObject({
   rateAuthorizeThenLate: z.number().min(0).max(1).optional(),
   /** Extra delay of an authorize-then-late answer; default 5000. */
   lateMs: z.number().int().min(0).optional(),
-  /** Inject at most this many faults (latency aside) under this configuration, then none: a one-off fault a test can
-   *  set without racing the app's retry to clear it. */
+  /**
+   * Inject at most this many faults (latency aside) under this configuration, then none: a one-off fault a test can
+   * set without racing the app's retry to clear it.
+   */
   maxFaults: z.number().int().min(0).optional(),
   /** Reseed the fault PRNG (setFaults) or seed it (construction). */
   seed: z.number().int().optional(),

@@ -7,7 +7,7 @@ import { render } from '../messages/catalogue.ts';
 import { type Message, message } from '../messages/message.ts';
 import { type SettingsProblem, settingsProblems } from '../shops/shop-settings.ts';
 
-/** Settings whose every problem has one answer, by their dotted path (`*` for any one key of a table). */
+/** Settings whose every problem (but a choice outside a list) has one answer, by their dotted path. */
 const BY_SETTING: readonly [RegExp, (at: string[]) => Message][] = [
   [/^credentials\.\w+$/, (at) => message('settings_credential_required', { field: at[1]! })],
   [/^(locations\.[^.]+\.)?branchCode$/, () => message('settings_branch_invalid')],
