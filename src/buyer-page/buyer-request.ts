@@ -53,9 +53,11 @@ export async function submitBuyerRequest(
   client: ClientCorrection,
   language: Language,
 ): Promise<RequestResult> {
+  const plan = await currentPlan(deps, doc);
+  // Read after the plan: a request that committed while the plan was read has changed the invoice (a note, a
+  // replacement) and would make the plan refuse; its row commits with those documents, so it is seen here.
   const first = await buyerRequestOf(deps.db, doc.id);
   if (first) return { kind: 'accepted', request: first, repeat: true };
-  const plan = await currentPlan(deps, doc);
   if (plan.kind === 'refuse') return { kind: 'refused', reason: plan.reason };
   if (plan.kind === 'reissue' && client.type !== 'taxpayer') return { kind: 'needs_taxpayer' };
   const outcome: BuyerRequestOutcome = plan.kind === 'correct' ? 'corrected' : 'reissued';
