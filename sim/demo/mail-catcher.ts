@@ -100,6 +100,10 @@ function keep(dir: string, raw: Buffer, to: string[], subject: string): string {
   const file = path.join(dir, `${String(index.length + 1).padStart(4, '0')}.eml`);
   fs.writeFileSync(file, raw);
   index.push({ file, to, subject, receivedAt: new Date().toISOString() });
-  fs.writeFileSync(indexFile, JSON.stringify(index, null, 2));
+  // Written beside it and renamed: `npm run demo` reads the index while e-mails arrive, and must never see it half
+  // written (it once read an empty file, "Unexpected end of JSON input").
+  const temporary = `${indexFile}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, JSON.stringify(index, null, 2));
+  fs.renameSync(temporary, indexFile);
   return file;
 }
