@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
+import writeFileAtomic from 'write-file-atomic';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const BUNDLE = path.join(ROOT, 'dist', 'main.js');
@@ -45,11 +46,7 @@ export async function bundle(entry: string, name: string): Promise<string> {
   await fs.promises.mkdir(path.dirname(options.outfile), { recursive: true });
   // The map first: a bundle is never newer than its map.
   const files = result.outputFiles.sort((a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')));
-  for (const file of files) {
-    const temporary = `${file.path}.${process.pid}.tmp`;
-    await fs.promises.writeFile(temporary, file.contents);
-    await fs.promises.rename(temporary, file.path);
-  }
+  for (const file of files) await writeFileAtomic(file.path, Buffer.from(file.contents));
   return options.outfile;
 }
 

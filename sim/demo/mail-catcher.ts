@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import writeFileAtomic from 'write-file-atomic';
 
 export interface CaughtMail {
   /** 1, 2, … in arrival order. */
@@ -100,10 +101,8 @@ function keep(dir: string, raw: Buffer, to: string[], subject: string): string {
   const file = path.join(dir, `${String(index.length + 1).padStart(4, '0')}.eml`);
   fs.writeFileSync(file, raw);
   index.push({ file, to, subject, receivedAt: new Date().toISOString() });
-  // Written beside it and renamed: `npm run demo` reads the index while e-mails arrive, and must never see it half
-  // written (it once read an empty file, "Unexpected end of JSON input").
-  const temporary = `${indexFile}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, JSON.stringify(index, null, 2));
-  fs.renameSync(temporary, indexFile);
+  // Replaced whole: `npm run demo` reads the index while e-mails arrive, and must never see it half written (it once
+  // read an empty file, "Unexpected end of JSON input").
+  writeFileAtomic.sync(indexFile, JSON.stringify(index, null, 2));
   return file;
 }

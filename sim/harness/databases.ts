@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import writeFileAtomic from 'write-file-atomic';
 import { testDatabaseUrl } from '../../src/config/env.ts';
 import { MIGRATIONS_DIR, openDatabase, type Database } from '../../src/db/database.ts';
 import { PROJECT_ROOT } from '../../src/project-root.ts';
@@ -42,9 +43,7 @@ function migratedTemplate(): Promise<Blob> {
     const fresh = await openDatabase({ kind: 'pglite', dataDir: undefined });
     try {
       const dump = await (fresh.db as unknown as { $client: PGlite }).$client.dumpDataDir('none');
-      const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-      fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-      fs.renameSync(partial, file);
+      writeFileAtomic.sync(file, Buffer.from(await dump.arrayBuffer()));
       return dump;
     } finally {
       await fresh.close();
